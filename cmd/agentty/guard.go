@@ -1,0 +1,9 @@
+package main
+
+import "github.com/agentty/agentty/internal/proctree"
+
+// guardCommand is the hidden subcommand the watchdog process runs: it kills
+// everything agentty started once agentty is gone, however it died.
+const guardCommand = "__guard"
+
+func guard() int { return proctree.RunGuard() }

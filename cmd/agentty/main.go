@@ -1,0 +1,58 @@
+// Command agentty is an MCP server that gives AI agents real terminals:
+// start interactive and long-running programs, type into them, read what
+// they print, and stop them, across many tool calls.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+const usage = `agentty - terminals for AI agents, over MCP
+
+Usage:
+  agentty serve [flags]   run the MCP server on stdio (what MCP clients launch)
+  agentty demo            start a server, drive a python3 REPL through it, print each step
+  agentty bench [flags]   measure round trips, throughput and memory
+  agentty version         print the version
+  agentty help            this text
+
+Connect a client (Claude Code):
+  claude mcp add agentty -- agentty serve
+
+Run 'agentty serve -h' for the server's flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run dispatches a subcommand and returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "serve":
+		return serve(args[1:], stderr)
+	case "demo":
+		return demo(args[1:], stdout, stderr)
+	case "bench":
+		return bench(args[1:], stdout, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "agentty", version)
+		return 0
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case guardCommand:
+		return guard()
+	}
+	fmt.Fprintf(stderr, "agentty: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/term"
+
+	"github.com/agentty/agentty/internal/mcpserver"
+	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/session"
+)
+
+const connectHelp = `agentty serve speaks MCP (JSON-RPC) on stdin/stdout; it is meant to be
+launched by an MCP client, not typed at. To connect one:
+
+  Claude Code:  claude mcp add agentty -- %[1]s serve
+  mcp.json:     {"mcpServers": {"agentty": {"command": "%[1]s", "args": ["serve"]}}}
+
+To see it work without a client, run: %[1]s demo
+Waiting for MCP messages on stdin (Ctrl+C to quit).
+`
+
+func serve(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	logLevel := fs.String("log-level", "info", "log level on stderr: debug, info, warn, error")
+	maxSessions := fs.Int("max-sessions", session.DefaultMaxSessions, "most sessions kept at once (running and exited)")
+	memory := fs.String("session-memory", "16MiB", "output kept in memory per session (e.g. 512KiB, 16MiB, 1GiB)")
+	ttl := fs.Duration("exited-ttl", session.DefaultExitedTTL, "exited sessions are removed after this long (0: default, negative: never)")
+	grace := fs.Duration("kill-grace", 2*time.Second, "on shutdown, time between SIGTERM and SIGKILL")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	limit, err := parseBytes(*memory)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentty serve: -session-memory: %v\n", err)
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "agentty serve: -log-level: %v\n", err)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if term.IsTerminal(int(os.Stdin.Fd())) {
+		exe, _ := os.Executable()
+		fmt.Fprintf(stderr, connectHelp, exe)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+
+	// Orphans of our sessions are reparented to us, stay findable, and are reaped here.
+	if err := proctree.SetSubreaper(); err != nil {
+		logger.Warn("cannot become child subreaper; orphans go to init", "err", err)
+	}
+	mgr := session.NewManager(session.Config{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl,
+		KillGrace: *grace, Logger: logger})
+	var g *proctree.Guard
+	if exe, err := os.Executable(); err == nil {
+		g, err = proctree.StartGuard(mgr.Spawner(), exe, []string{guardCommand}, mgr.Instance())
+		if err != nil {
+			logger.Warn("no guard process; children may outlive a crash", "err", err)
+		}
+	}
+	owned := mgr.Owns
+	if g != nil {
+		owned = func(pid int) bool { return pid == g.PID() || mgr.Owns(pid) }
+	}
+	reaperCtx, stopReaper := context.WithCancel(context.Background())
+	reaperDone := make(chan struct{})
+	go func() {
+		defer close(reaperDone)
+		proctree.RunReaper(reaperCtx, owned)
+	}()
+
+	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger})
+	logger.Info("agentty serving MCP on stdio", "version", version, "pid", os.Getpid())
+	err = srv.Run(ctx, &mcp.StdioTransport{})
+	code := 0
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) && ctx.Err() == nil {
+		logger.Error("server stopped", "err", err)
+		code = 1
+	}
+	logger.Info("shutting down: terminating all sessions")
+	mgr.Close()
+	if g != nil {
+		_ = g.Close()
+	}
+	stopReaper()
+	<-reaperDone
+	return code
+}
+
+// parseBytes reads sizes like 16MiB, 512KiB, 1GiB, 1000000.
+func parseBytes(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	var n int64
+	if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
+		return 0, fmt.Errorf("want a positive size like 16MiB, got %q", s)
+	}
+	return n * mult, nil
+}

@@ -1,0 +1,63 @@
+// Package backend starts programs and carries their bytes. A Process looks
+// the same to the session engine whether its bytes travel over a PTY, over
+// pipes, or (later) over an SSH channel.
+package backend
+
+import (
+	"errors"
+	"os"
+	"time"
+
+	"github.com/agentty/agentty/internal/inputwait"
+	"github.com/agentty/agentty/internal/outlog"
+)
+
+// Errors callers branch on.
+var (
+	// ErrNotPTY is returned by PTY-only operations on a pipe process.
+	ErrNotPTY = errors.New("not a PTY session")
+	// ErrStdinClosed is returned when writing after CloseStdin.
+	ErrStdinClosed = errors.New("stdin is closed")
+)
+
+// Spec describes the program to start.
+type Spec struct {
+	Path string   // resolved executable path
+	Argv []string // argument vector including argv[0]
+	Dir  string   // working directory
+	Env  []string // full child environment
+	Rows int      // PTY rows (PTY only)
+	Cols int      // PTY columns (PTY only)
+}
+
+// Sink receives output chunks. It is called from the pump goroutine and must
+// not block (outlog.Log.Append does not). p is only valid during the call.
+type Sink func(s outlog.Stream, p []byte)
+
+// Process is a started program.
+type Process interface {
+	// PID is the root process id; it leads its own process group.
+	PID() int
+	// Kind is "pty" or "pipe".
+	Kind() string
+	// Write sends input, giving up at deadline if the program does not take it.
+	Write(p []byte, deadline time.Time) (int, error)
+	// CloseStdin ends the program's input (pipe mode). On a PTY it returns ErrNotPTY's
+	// counterpart: callers send the terminal's EOF key instead.
+	CloseStdin() error
+	// Resize changes the terminal size (PTY only).
+	Resize(rows, cols int) error
+	// Size reports the terminal size (0, 0 for pipes).
+	Size() (rows, cols int)
+	// Inspect asks the kernel whether the program waits for input.
+	Inspect() (inputwait.Probe, error)
+	// Quiet reports that no output is waiting in the kernel or in flight
+	// inside the pump, so everything the program wrote so far is in the log.
+	Quiet() bool
+	// Drained is closed once every output stream reached end of file.
+	Drained() <-chan struct{}
+	// Wait blocks until the root process exits and returns its state.
+	Wait() (*os.ProcessState, error)
+	// Close stops the pumps and releases every descriptor. Safe to call twice.
+	Close() error
+}

@@ -1,0 +1,168 @@
+package backend
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/inputwait"
+	"github.com/agentty/agentty/internal/outlog"
+)
+
+// ptyProcess runs a program on a pseudo-terminal: it sees a real terminal
+// (job control, line editing, colors), and everything it prints arrives on
+// the master as one stream.
+type ptyProcess struct {
+	cmd    *exec.Cmd
+	master *os.File // pollable, non-blocking
+	rc     syscall.RawConn
+	rdev   uint64 // slave device number, for input-wait detection
+	pump   *pump
+
+	wmu        sync.Mutex // serializes writes
+	smu        sync.Mutex // guards rows, cols
+	rows, cols int
+
+	closeOnce sync.Once
+}
+
+// StartPTY starts spec on a new pseudo-terminal. start runs the fork on the
+// caller's dedicated thread (see proctree.Spawner).
+func StartPTY(spec Spec, start func(func()), sink Sink) (Process, error) {
+	m, tty, err := pty.Open()
+	if err != nil {
+		return nil, fmt.Errorf("open pty: %w", err)
+	}
+	defer tty.Close()
+	// creack/pty's ioctls switched the master to blocking mode; a blocking
+	// descriptor cannot be woken by Close or deadlines, so re-open it through
+	// the netpoller.
+	master, err := pollable(m)
+	if err != nil {
+		return nil, err
+	}
+	p := &ptyProcess{master: master, rows: spec.Rows, cols: spec.Cols}
+	if p.rc, err = master.SyscallConn(); err != nil {
+		master.Close()
+		return nil, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(int(tty.Fd()), &st); err != nil {
+		master.Close()
+		return nil, fmt.Errorf("stat pty slave: %w", err)
+	}
+	p.rdev = st.Rdev
+	ws := &unix.Winsize{Row: uint16(spec.Rows), Col: uint16(spec.Cols)}
+	if err := unix.IoctlSetWinsize(int(tty.Fd()), unix.TIOCSWINSZ, ws); err != nil {
+		master.Close()
+		return nil, fmt.Errorf("set pty size: %w", err)
+	}
+	p.cmd = &exec.Cmd{
+		Path: spec.Path, Args: spec.Argv, Dir: spec.Dir, Env: spec.Env,
+		Stdin: tty, Stdout: tty, Stderr: tty,
+		SysProcAttr: &syscall.SysProcAttr{
+			Setsid: true, Setctty: true, Ctty: 0,
+			Pdeathsig: syscall.SIGKILL,
+		},
+	}
+	start(func() { err = p.cmd.Start() })
+	if err != nil {
+		master.Close()
+		return nil, err
+	}
+	if p.pump, err = newPump(master, outlog.Stdout, sink); err != nil {
+		p.killAndClose()
+		return nil, err
+	}
+	go p.pump.run()
+	return p, nil
+}
+
+// pollable returns a non-blocking duplicate of f registered with the
+// netpoller and closes f.
+func pollable(f *os.File) (*os.File, error) {
+	defer f.Close()
+	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("dup pty master: %w", err)
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("pty master non-blocking: %w", err)
+	}
+	return os.NewFile(uintptr(fd), "/dev/ptmx"), nil
+}
+
+func (p *ptyProcess) PID() int     { return p.cmd.Process.Pid }
+func (p *ptyProcess) Kind() string { return "pty" }
+
+func (p *ptyProcess) Write(b []byte, deadline time.Time) (int, error) {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if err := p.master.SetWriteDeadline(deadline); err != nil {
+		return 0, err
+	}
+	return p.master.Write(b)
+}
+
+func (p *ptyProcess) CloseStdin() error { return ErrNotPTY }
+
+func (p *ptyProcess) Resize(rows, cols int) error {
+	p.smu.Lock()
+	defer p.smu.Unlock()
+	var err error
+	cerr := p.rc.Control(func(fd uintptr) {
+		err = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &unix.Winsize{Row: uint16(rows), Col: uint16(cols)})
+	})
+	if cerr != nil {
+		return cerr
+	}
+	if err != nil {
+		return err
+	}
+	p.rows, p.cols = rows, cols
+	return nil
+}
+
+func (p *ptyProcess) Size() (int, int) {
+	p.smu.Lock()
+	defer p.smu.Unlock()
+	return p.rows, p.cols
+}
+
+func (p *ptyProcess) Inspect() (inputwait.Probe, error) {
+	return inputwait.Inspect(inputwait.Target{Root: p.PID(), PTY: p.master, TTY: p.rdev})
+}
+
+func (p *ptyProcess) Quiet() bool              { return p.pump.quiet() }
+func (p *ptyProcess) Drained() <-chan struct{} { return p.pump.done }
+
+func (p *ptyProcess) Wait() (*os.ProcessState, error) {
+	err := p.cmd.Wait()
+	if p.cmd.ProcessState != nil {
+		return p.cmd.ProcessState, nil
+	}
+	return nil, err
+}
+
+func (p *ptyProcess) killAndClose() {
+	_ = p.cmd.Process.Kill()
+	_, _ = p.cmd.Process.Wait()
+	p.Close()
+}
+
+func (p *ptyProcess) Close() error {
+	p.closeOnce.Do(func() {
+		p.master.Close()
+		if p.pump != nil {
+			<-p.pump.done
+		}
+	})
+	return nil
+}

@@ -1,0 +1,84 @@
+package backend
+
+import (
+	"os"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/outlog"
+)
+
+// pumpBufSize is the read size; idle pumps hold no buffer (see run).
+const pumpBufSize = 64 << 10
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, pumpBufSize); return &b }}
+
+// pump drains one output descriptor into a sink as fast as the program
+// writes, so a slow or absent reader never blocks the child.
+//
+// It reads through RawConn.Read: the callback runs only when the descriptor
+// is readable, so an idle pump parks in the netpoller holding no buffer.
+// mu is held across each read and its append, which lets quiet() tell "the
+// kernel holds nothing and nothing is between read and append".
+type pump struct {
+	f      *os.File
+	rc     syscall.RawConn
+	stream outlog.Stream
+	sink   Sink
+	mu     sync.Mutex    // held across one read+append
+	done   chan struct{} // closed when run returns
+}
+
+func newPump(f *os.File, s outlog.Stream, sink Sink) (*pump, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	return &pump{f: f, rc: rc, stream: s, sink: sink, done: make(chan struct{})}, nil
+}
+
+// run is owned by the Process that created the pump; it returns at end of
+// file, on a read error (EIO when a PTY's last slave closes) or when the
+// Process closes f.
+func (p *pump) run() {
+	defer close(p.done)
+	for {
+		var n int
+		var rerr error
+		err := p.rc.Read(func(fd uintptr) bool {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			bp := bufPool.Get().(*[]byte)
+			defer bufPool.Put(bp)
+			n, rerr = unix.Read(int(fd), *bp)
+			if rerr == unix.EAGAIN {
+				return false
+			}
+			if n > 0 {
+				p.sink(p.stream, (*bp)[:n])
+			}
+			return true
+		})
+		if err != nil || rerr != nil || n == 0 {
+			return
+		}
+	}
+}
+
+// quiet reports whether nothing is readable and nothing is in flight.
+func (p *pump) quiet() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pending := 0
+	err := p.rc.Control(func(fd uintptr) {
+		pending, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ)
+	})
+	return err != nil || pending == 0
+}

@@ -1,0 +1,208 @@
+//go:build linux && (amd64 || arm64)
+
+package inputwait
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// inspector holds one probe's target facts and the scratch buffers that
+// make repeated probes nearly allocation-free. It is pooled, never shared
+// between concurrent probes.
+type inspector struct {
+	ptyMode   bool
+	haveInput bool   // pipe mode with a live stdin pipe
+	tty       uint64 // PTY slave device
+	pipeDev   uint64 // stdin pipe identity (pipe mode)
+	pipeIno   uint64
+	pipefsDev uint64
+	pgid      int // the inspected process group
+	rootSid   int
+	self      int
+
+	path    []byte
+	buf     []byte
+	dents   []byte
+	mem     []byte
+	queue   []int
+	tids    []int
+	scan    []int
+	members []member
+	fds     []fdEntry
+	table   []pidPair
+	stat    unix.Stat_t
+
+	haveTable bool
+}
+
+var inspectors = sync.Pool{New: func() any {
+	return &inspector{
+		path:  make([]byte, 0, 64),
+		buf:   make([]byte, 0, 4096),
+		dents: make([]byte, 8192),
+		mem:   make([]byte, 0, 1024),
+	}
+}}
+
+var selfPid = os.Getpid()
+
+// Inspect observes the target once: it finds the group that owns the input
+// (the terminal's foreground process group, or the root's group in pipe
+// mode), classifies what every thread of it is blocked in, and decides.
+// It reads only the group's own /proc files, so it is cheap enough to call
+// in a polling loop, and it is safe to call concurrently.
+//
+// A Root that has exited yields Running and no error; errors are returned
+// only when the PTY master or stdin pipe cannot be queried.
+func Inspect(t Target) (Probe, error) {
+	if t.Root <= 0 {
+		return Probe{State: Running, Detail: "no root process"},
+			fmt.Errorf("%w: root pid %d", ErrInvalidTarget, t.Root)
+	}
+	in := inspectors.Get().(*inspector)
+	defer inspectors.Put(in)
+	in.reset()
+	return in.inspect(t)
+}
+
+func (in *inspector) reset() {
+	in.ptyMode, in.haveInput, in.haveTable = false, false, false
+	in.tty, in.pipeDev, in.pipeIno, in.pgid, in.rootSid = 0, 0, 0, 0, 0
+	in.self = selfPid
+	in.pipefsDev = pipefsDev()
+	in.queue, in.tids, in.members = in.queue[:0], in.tids[:0], in.members[:0]
+}
+
+func (in *inspector) inspect(t Target) (Probe, error) {
+	var view ptyView
+	switch {
+	case t.PTY != nil:
+		v, err := queryPTY(t.PTY, t.TTY)
+		if err != nil {
+			return Probe{State: Running, Detail: "cannot query the terminal"}, err
+		}
+		view = v
+		in.ptyMode, in.tty, in.pgid = true, v.tty, v.pgid
+	case t.Stdin != nil:
+		dev, ino, err := pipeIdentity(t.Stdin)
+		if err != nil {
+			return Probe{State: Running, Detail: "cannot stat the stdin pipe"}, err
+		}
+		in.haveInput, in.pipeDev, in.pipeIno = true, dev, ino
+	}
+
+	if !in.walk(t.Root) {
+		return Probe{State: Running, Detail: "root process " + strconv.Itoa(t.Root) + " has exited"}, nil
+	}
+
+	// Decoding syscalls is pointless when nothing can be the input.
+	decode := in.ptyMode || in.haveInput
+	var (
+		sum                     uint64
+		live                    int
+		busy, reading, idleNote threadResult
+		busyM, readM, idleM     *member
+	)
+	for mi := range in.members {
+		m := &in.members[mi]
+		// After a busy member the answer is Running; the rest only feed
+		// the fingerprint.
+		pv, note := in.judgeMember(m, decode && busyM == nil, &sum)
+		switch pv {
+		case pvGone:
+			continue
+		case pvBusy:
+			busy, busyM = note, m
+		case pvReading:
+			if readM == nil {
+				reading, readM = note, m
+			}
+		case pvPassive:
+			if idleM == nil {
+				idleNote, idleM = note, m
+			}
+		}
+		live++
+	}
+	probe := Probe{State: Running, Fingerprint: fingerprint(sum, in.pgid, len(in.members))}
+
+	switch {
+	case !decode:
+		probe.Detail = "stdin is closed"
+	case busyM != nil:
+		probe.Detail = describe(busyM, &busy)
+	case in.pgid <= 0:
+		probe.Detail = "the terminal has no foreground process group"
+	case live == 0:
+		probe.Detail = "no live process in process group " + strconv.Itoa(in.pgid)
+	case readM == nil:
+		probe.Detail = "nothing in process group " + strconv.Itoa(in.pgid) + " reads the input"
+		if idleM != nil {
+			probe.Detail += "; " + describe(idleM, &idleNote)
+		}
+	default:
+		probe.State, probe.Detail = AwaitingInput, describe(readM, &reading)
+		if in.haveInput {
+			n, err := pendingInput(t.Stdin)
+			if err != nil {
+				return Probe{State: Running, Fingerprint: probe.Fingerprint, Detail: "cannot check pending input"}, err
+			}
+			if n > 0 {
+				// The reader has been woken and is about to consume it.
+				probe.State = Running
+				probe.Detail = strconv.Itoa(n) + " bytes of input not read yet; " + probe.Detail
+			}
+		}
+		if in.ptyMode && view.termios.Lflag&unix.ECHO == 0 && view.termios.Lflag&unix.ICANON != 0 {
+			// A line read with echo off. Line editors (readline) turn off
+			// ICANON as well and are not passwords.
+			probe.State = AwaitingPassword
+			probe.Detail += "; echo off"
+		}
+	}
+	return probe, nil
+}
+
+// describe renders one thread's classification for Probe.Detail.
+func describe(m *member, r *threadResult) string {
+	s := "pid " + strconv.Itoa(m.pid) + " (" + m.st.name() + ")"
+	if r.tid != m.pid && r.tid != 0 {
+		s += " thread " + strconv.Itoa(r.tid)
+	}
+	switch r.class {
+	case thReading:
+		return s + " in " + sysName(r) + " on fd " + strconv.Itoa(r.fd) + " (" + r.fdKind + ")"
+	case thWaitChild:
+		return s + " waits for a child in " + sysName(r)
+	case thPipeRead:
+		return s + " reads a pipe in " + sysName(r)
+	case thStopped:
+		return s + " is stopped"
+	case thBlocked, thFutex:
+		return s + " is blocked in " + sysName(r) + ", not on the input"
+	case thBusy:
+		switch {
+		case r.why != "":
+			return s + " " + r.why
+		case r.state == 'R':
+			return s + " is running"
+		case r.state == 'D':
+			return s + " is in uninterruptible sleep"
+		default:
+			return s + " is in state " + string(rune(r.state))
+		}
+	}
+	return s
+}
+
+func sysName(r *threadResult) string {
+	if r.name != "" {
+		return r.name
+	}
+	return "syscall " + strconv.Itoa(r.nr)
+}

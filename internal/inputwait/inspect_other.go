@@ -1,0 +1,9 @@
+//go:build !linux || !(amd64 || arm64)
+
+package inputwait
+
+// Inspect cannot observe the kernel on this platform; it reports Running so
+// callers fall back to their own timeouts.
+func Inspect(t Target) (Probe, error) {
+	return Probe{State: Running, Detail: "input-wait detection is not supported on this platform"}, ErrUnsupported
+}

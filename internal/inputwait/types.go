@@ -1,0 +1,52 @@
+package inputwait
+
+import (
+	"errors"
+	"os"
+)
+
+// State is what the program is doing with respect to its input.
+type State string
+
+// The states a Probe can report.
+const (
+	// Running means the program is not (only) waiting for input: it is
+	// computing, sleeping, waiting on something other than its input, or
+	// has exited. Callers keep waiting.
+	Running State = "running"
+	// AwaitingInput means the inspected group is blocked reading its input
+	// and nothing else in it is doing work.
+	AwaitingInput State = "awaiting_input"
+	// AwaitingPassword is AwaitingInput with the terminal in canonical mode
+	// and echo off, which is how password prompts read a line.
+	AwaitingPassword State = "awaiting_password"
+)
+
+// Target names the process tree and the input channel to inspect.
+type Target struct {
+	Root  int      // pid of the process agentty started (session root); it is agentty's child
+	PTY   *os.File // PTY master (creack/pty); nil in pipe mode
+	TTY   uint64   // st_rdev of the PTY slave (device number); 0 in pipe mode
+	Stdin *os.File // pipe mode: agentty's write end of the child's stdin pipe; nil if closed or PTY mode
+}
+
+// Probe is one observation.
+type Probe struct {
+	State State
+	// Fingerprint changes whenever any inspected process ran since the
+	// previous probe or the set of inspected processes changed. Compare the
+	// value from before writing input with later ones to reject a stale
+	// AwaitingInput that predates the program waking up.
+	Fingerprint uint64
+	// Detail explains the decision for logs and tool results, e.g.
+	// "pid 4242 (python3) in pselect6 on fd 0 (tty)".
+	Detail string
+}
+
+// ErrInvalidTarget is returned when the Target cannot name a process tree
+// (Root is not a positive pid).
+var ErrInvalidTarget = errors.New("inputwait: invalid target")
+
+// ErrUnsupported is returned on platforms where the kernel cannot be asked
+// (anything but Linux on amd64 or arm64).
+var ErrUnsupported = errors.New("inputwait: unsupported platform")

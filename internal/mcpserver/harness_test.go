@@ -1,0 +1,119 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// client is an MCP client connected in memory to a fresh server.
+type client struct {
+	t   *testing.T
+	cs  *mcp.ClientSession
+	mgr *session.Manager
+}
+
+func newClient(t *testing.T, cfg session.Config) *client {
+	t.Helper()
+	mgr := session.NewManager(cfg)
+	srv := New(mgr, nil)
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+		mgr.Close()
+	})
+	return &client{t: t, cs: cs, mgr: mgr}
+}
+
+// call runs a tool that must succeed and decodes its structured result.
+func (c *client) call(name string, args map[string]any, out any) *mcp.CallToolResult {
+	c.t.Helper()
+	res, err := c.try(name, args, out)
+	if err != nil {
+		c.t.Fatalf("%s(%v): %v", name, args, err)
+	}
+	if res.IsError {
+		c.t.Fatalf("%s(%v): tool error: %s", name, args, text(res))
+	}
+	return res
+}
+
+func (c *client) try(name string, args map[string]any, out any) (*mcp.CallToolResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil || res.IsError || out == nil {
+		return res, err
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	return res, json.Unmarshal(b, out)
+}
+
+// toolError runs a tool that must fail and returns its message.
+func (c *client) toolError(name string, args map[string]any) string {
+	c.t.Helper()
+	res, err := c.try(name, args, nil)
+	if err != nil {
+		c.t.Fatalf("%s: protocol error %v (want a tool error)", name, err)
+	}
+	if !res.IsError {
+		c.t.Fatalf("%s(%v) succeeded, want a tool error: %s", name, args, text(res))
+	}
+	return text(res)
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// start runs start_process and returns its result.
+func (c *client) start(args map[string]any) StartResult {
+	c.t.Helper()
+	var r StartResult
+	c.call("start_process", args, &r)
+	return r
+}
+
+// readAll reads a session with reader until it exited and every byte was
+// read, returning the concatenated output.
+func (c *client) readAll(id string, reader int, extra map[string]any) string {
+	c.t.Helper()
+	var b strings.Builder
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		args := map[string]any{"session_id": id, "reader_id": reader, "timeout_ms": 5000, "settle_ms": 0}
+		for k, v := range extra {
+			args[k] = v
+		}
+		var r ReadResult
+		c.call("read_output", args, &r)
+		b.WriteString(r.Output)
+		if r.State == "exited" && !r.HasMore && r.Output == "" {
+			return b.String()
+		}
+	}
+	c.t.Fatalf("session %s did not finish", id)
+	return ""
+}

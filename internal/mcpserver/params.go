@@ -1,0 +1,81 @@
+package mcpserver
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/session"
+)
+
+// WaitParams are the wait parameters every reading tool takes.
+type WaitParams struct {
+	TimeoutMs *int   `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms for this call, held even while output keeps arriving; 0 = do not wait; capped at 60000"`
+	Until     string `json:"until,omitempty" jsonschema:"RE2 regex over the new (ANSI-stripped) output; the call returns as soon as it matches"`
+	SettleMs  *int   `json:"settle_ms,omitempty" jsonschema:"return once new output has been quiet for this many ms; 0 = off"`
+}
+
+// ReadParams shape the output a reading tool returns.
+type ReadParams struct {
+	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"most output bytes to return (default 65536, cap 8388608)"`
+	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"most lines to return (default unlimited)"`
+	Overflow  string `json:"overflow,omitempty" jsonschema:"when output exceeds the limits: head_tail (default; keep the first and last part and report the omitted middle) or page (return the first part; read again to continue)"`
+	StripANSI *bool  `json:"strip_ansi,omitempty" jsonschema:"remove escape sequences and collapse carriage-return redraws (default true)"`
+	Stream    string `json:"stream,omitempty" jsonschema:"pipe mode: stdout, stderr or both (default; true interleaved order)"`
+}
+
+// defaults of the wait parameters per tool.
+type waitDefaults struct{ timeout, settle time.Duration }
+
+var (
+	startWaits = waitDefaults{timeout: 10 * time.Second, settle: time.Second}
+	sendWaits  = waitDefaults{timeout: 10 * time.Second, settle: time.Second}
+	readWaits  = waitDefaults{timeout: 5 * time.Second, settle: 500 * time.Millisecond}
+)
+
+func (w WaitParams) options(d waitDefaults) (session.WaitOptions, error) {
+	o := session.WaitOptions{Timeout: d.timeout, Settle: d.settle}
+	if w.TimeoutMs != nil {
+		if *w.TimeoutMs < 0 {
+			return o, fmt.Errorf("%w: timeout_ms must be >= 0", session.ErrBadArgs)
+		}
+		o.Timeout = min(time.Duration(*w.TimeoutMs)*time.Millisecond, session.MaxWait)
+	}
+	if w.SettleMs != nil {
+		if *w.SettleMs < 0 {
+			return o, fmt.Errorf("%w: settle_ms must be >= 0", session.ErrBadArgs)
+		}
+		o.Settle = time.Duration(*w.SettleMs) * time.Millisecond
+	}
+	if w.Until != "" {
+		re, err := regexp.Compile(w.Until)
+		if err != nil {
+			return o, fmt.Errorf("%w: until is not a valid RE2 regex: %v (escape literal characters like \\( \\[ \\$ \\?)", session.ErrBadArgs, err)
+		}
+		o.Until = re
+	}
+	return o, nil
+}
+
+func (r ReadParams) options() (session.ReadOptions, error) {
+	o := session.ReadOptions{MaxBytes: r.MaxBytes, MaxLines: r.MaxLines, Overflow: r.Overflow}
+	if r.MaxBytes < 0 || r.MaxBytes > session.MaxBytesCap {
+		return o, fmt.Errorf("%w: max_bytes must be between 1 and %d", session.ErrBadArgs, session.MaxBytesCap)
+	}
+	if r.MaxLines < 0 {
+		return o, fmt.Errorf("%w: max_lines must be >= 0", session.ErrBadArgs)
+	}
+	switch r.Overflow {
+	case "", session.OverflowHeadTail, session.OverflowPage:
+	default:
+		return o, fmt.Errorf("%w: overflow must be head_tail or page, not %q", session.ErrBadArgs, r.Overflow)
+	}
+	o.Raw = r.StripANSI != nil && !*r.StripANSI
+	s, ok := outlog.ParseStream(r.Stream)
+	if !ok {
+		return o, fmt.Errorf("%w: stream must be stdout, stderr or both, not %q", session.ErrBadArgs, r.Stream)
+	}
+	o.Streams = s
+	return o, nil
+}

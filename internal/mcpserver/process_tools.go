@@ -1,0 +1,152 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// StartInput are start_process's arguments.
+type StartInput struct {
+	Command string            `json:"command,omitempty" jsonschema:"shell command line, run by /bin/sh -c"`
+	Argv    []string          `json:"argv,omitempty" jsonschema:"program and arguments, executed directly without a shell"`
+	Mode    string            `json:"mode,omitempty" jsonschema:"pty (default: a real terminal) or pipe (plain pipes; stdout and stderr kept apart)"`
+	Cwd     string            `json:"cwd,omitempty" jsonschema:"working directory (default: the server's)"`
+	Env     map[string]string `json:"env,omitempty" jsonschema:"environment variables to set or override"`
+	Rows    int               `json:"rows,omitempty" jsonschema:"terminal rows 1-1000 (default 40)"`
+	Cols    int               `json:"cols,omitempty" jsonschema:"terminal columns 1-1000 (default 120)"`
+	Name    string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
+	WaitParams
+	ReadParams
+}
+
+// StartResult is start_process's result.
+type StartResult struct {
+	PID  int    `json:"pid"`
+	Mode string `json:"mode"`
+	Name string `json:"name,omitempty"`
+	ReadResult
+}
+
+// Text implements texter.
+func (r StartResult) Text() string {
+	return fmt.Sprintf("started %s (pid %d, %s)\n", r.SessionID, r.PID, r.Mode) + r.ReadResult.Text()
+}
+
+func (t *tools) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in StartInput) (StartResult, error) {
+	w, err := in.WaitParams.options(startWaits)
+	if err != nil {
+		return StartResult{}, err
+	}
+	ro, err := in.ReadParams.options()
+	if err != nil {
+		return StartResult{}, err
+	}
+	s, err := t.mgr.Start(session.StartOptions{Command: in.Command, Argv: in.Argv, Mode: session.Mode(in.Mode),
+		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name})
+	if err != nil {
+		return StartResult{}, err
+	}
+	r, err := s.Read(ctx, session.Cursor{}, w, ro)
+	if err != nil {
+		return StartResult{}, err
+	}
+	res := StartResult{PID: s.PID(), Mode: string(s.Mode), Name: s.Name, ReadResult: readResult(s, r)}
+	if st := s.Status(); st != nil && in.Command != "" && (st.Code == 127 || st.Code == 126) {
+		return res, fmt.Errorf("%w: %s exited with code %d right away (126: not executable, 127: not found); output: %s (session %s is kept for read_output)",
+			session.ErrCommandNotFound, in.Command, st.Code, strings.TrimSpace(res.Output), s.ID)
+	}
+	return res, nil
+}
+
+// SendInput are send_input's arguments.
+type SendInput struct {
+	SessionID string   `json:"session_id" jsonschema:"session id (or name)"`
+	Text      string   `json:"text,omitempty" jsonschema:"text to type, sent first"`
+	Keys      []string `json:"keys,omitempty" jsonschema:"named keys sent after text, in order, e.g. [\"ctrl+c\"] or [\"down\",\"enter\"]"`
+	Enter     bool     `json:"enter,omitempty" jsonschema:"press Enter after text and keys"`
+	StdinEOF  bool     `json:"stdin_eof,omitempty" jsonschema:"end the input: close stdin (pipe) or send Ctrl+D (pty)"`
+	ReaderID  int      `json:"reader_id,omitempty" jsonschema:"reader whose cursor the reply is read from (default 0)"`
+	Echo      bool     `json:"echo,omitempty" jsonschema:"keep the terminal's echo of the typed line in the output (default false: an exact echo is left out)"`
+	WaitParams
+	ReadParams
+}
+
+// SendResult is send_input's result.
+type SendResult struct {
+	BytesSent int `json:"bytes_sent"`
+	ReadResult
+}
+
+// Text implements texter.
+func (r SendResult) Text() string { return r.ReadResult.Text() }
+
+func (t *tools) sendInput(ctx context.Context, _ *mcp.CallToolRequest, in SendInput) (SendResult, error) {
+	s, err := t.mgr.Get(in.SessionID)
+	if err != nil {
+		return SendResult{}, err
+	}
+	w, err := in.WaitParams.options(sendWaits)
+	if err != nil {
+		return SendResult{}, err
+	}
+	ro, err := in.ReadParams.options()
+	if err != nil {
+		return SendResult{}, err
+	}
+	if !in.Echo && s.Mode == session.ModePTY && in.Enter && len(in.Keys) == 0 && !strings.ContainsAny(in.Text, "\r\n\t\x1b") {
+		ro.DropEcho = in.Text + "\n"
+	}
+	deadline := time.Now().Add(max(w.Timeout, 5*time.Second))
+	n, err := s.Send(session.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF}, deadline)
+	if err != nil {
+		return SendResult{}, err
+	}
+	r, err := s.Read(ctx, session.Cursor{Reader: in.ReaderID}, w, ro)
+	if err != nil {
+		return SendResult{}, err
+	}
+	return SendResult{BytesSent: n, ReadResult: readResult(s, r)}, nil
+}
+
+// ReadInput are read_output's arguments.
+type ReadInput struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+	ReaderID  int    `json:"reader_id,omitempty" jsonschema:"reader cursor to read and advance (default 0); see register_reader"`
+	Cursor    *int64 `json:"cursor,omitempty" jsonschema:"read from this absolute byte cursor instead (from an earlier result); the reader's cursor is not moved"`
+	SinceLine *int64 `json:"since_line,omitempty" jsonschema:"read lines after this line number instead (0 = from the start); the reader's cursor is not moved"`
+	WaitParams
+	ReadParams
+}
+
+func (t *tools) readOutput(ctx context.Context, _ *mcp.CallToolRequest, in ReadInput) (ReadResult, error) {
+	s, err := t.mgr.Get(in.SessionID)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	if in.Cursor != nil && in.SinceLine != nil {
+		return ReadResult{}, fmt.Errorf("%w: give cursor or since_line, not both", session.ErrBadArgs)
+	}
+	w, err := in.WaitParams.options(readWaits)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	ro, err := in.ReadParams.options()
+	if err != nil {
+		return ReadResult{}, err
+	}
+	r, err := s.Read(ctx, session.Cursor{Reader: in.ReaderID, At: in.Cursor, SinceLine: in.SinceLine}, w, ro)
+	if err != nil {
+		return ReadResult{}, err
+	}
+	res := readResult(s, r)
+	if s.Mode == session.ModePipe && ro.Streams != 0 && in.Stream != "" && in.Stream != "both" {
+		res.Hint = strings.TrimSpace(res.Hint + " (stream-filtered reads: line numbers count both streams)")
+	}
+	return res, nil
+}

@@ -1,0 +1,104 @@
+package mcpserver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// ReadResult is what every reading tool returns.
+type ReadResult struct {
+	SessionID   string           `json:"session_id"`
+	ReaderID    int              `json:"reader_id"`
+	Output      string           `json:"output" jsonschema:"new output since the cursor"`
+	Reason      string           `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
+	State       string           `json:"state" jsonschema:"running, awaiting_input, awaiting_password or exited"`
+	StateDetail string           `json:"state_detail,omitempty" jsonschema:"how the state was decided (which process waits in which syscall)"`
+	ExitCode    *int             `json:"exit_code,omitempty"`
+	Signal      string           `json:"signal,omitempty" jsonschema:"signal that killed the process"`
+	Match       string           `json:"match,omitempty" jsonschema:"text the until regex matched"`
+	Cursor      int64            `json:"cursor" jsonschema:"absolute byte offset after this output; pass as cursor to read from here"`
+	Line        int64            `json:"line" jsonschema:"complete lines before the cursor; pass as since_line to read from here"`
+	Lines       int              `json:"lines" jsonschema:"lines in output"`
+	Truncated   bool             `json:"truncated" jsonschema:"output was cut to max_bytes or max_lines"`
+	Omitted     *session.Omitted `json:"omitted,omitempty" jsonschema:"the middle left out by head_tail: read it with cursor=from_cursor overflow=page"`
+	HasMore     bool             `json:"has_more" jsonschema:"more output is available after cursor"`
+	LostBytes   int64            `json:"lost_bytes,omitempty" jsonschema:"output evicted from memory before this reader got to it"`
+	LostLines   int64            `json:"lost_lines,omitempty" jsonschema:"lines among lost_bytes (-1 if unknown)"`
+	ElapsedMs   float64          `json:"elapsed_ms"`
+	Hint        string           `json:"hint,omitempty"`
+}
+
+func readResult(s *session.Session, r session.Result) ReadResult {
+	out := ReadResult{
+		SessionID: s.ID, ReaderID: r.Reader, Output: r.Output.Text,
+		Reason: string(r.Wait.Reason), State: r.Wait.State, StateDetail: r.Wait.Detail, Match: r.Wait.Match,
+		Cursor: r.Output.Next, Line: r.Output.Line, Lines: r.Output.Lines, Truncated: r.Output.Truncated,
+		Omitted: r.Output.Omitted, HasMore: r.Output.HasMore, LostBytes: r.Output.LostBytes, LostLines: r.Output.LostLines,
+		ElapsedMs: float64(r.Wait.Elapsed.Microseconds()) / 1000,
+	}
+	if om := r.Output.Omitted; om != nil {
+		head, tail := out.Output[:r.Output.Cut], out.Output[r.Output.Cut:]
+		out.Output = head + fmt.Sprintf("\n[... %d lines (%d bytes) omitted; read_output cursor=%d overflow=page shows them ...]\n", om.Lines, om.Bytes, om.From) + tail
+	}
+	if st := s.Status(); st != nil && (r.Wait.State == "exited" || out.State == "exited") {
+		out.State = "exited"
+		if st.Signal != "" {
+			out.Signal = st.Signal
+		} else {
+			code := st.Code
+			out.ExitCode = &code
+		}
+	}
+	switch {
+	case out.LostBytes > 0:
+		out.Hint = fmt.Sprintf("%d bytes of older output were evicted before you read them; raise the per-session output memory to keep more", out.LostBytes)
+	case out.HasMore:
+		out.Hint = "more output is waiting: call read_output again"
+	case out.State == "awaiting_password":
+		out.Hint = "the program asks for a secret (echo is off)"
+	}
+	return out
+}
+
+// Text renders a compact human/agent-readable form of a read result.
+func (r ReadResult) Text() string {
+	var b strings.Builder
+	b.WriteString(r.Output)
+	if r.Output != "" && !strings.HasSuffix(r.Output, "\n") {
+		b.WriteString("\n")
+	}
+	if r.Output == "" {
+		b.WriteString("(no new output)\n")
+	}
+	fmt.Fprintf(&b, "[%s %s", r.SessionID, r.State)
+	if r.ExitCode != nil {
+		fmt.Fprintf(&b, " code=%d", *r.ExitCode)
+	}
+	if r.Signal != "" {
+		fmt.Fprintf(&b, " signal=%s", r.Signal)
+	}
+	fmt.Fprintf(&b, " | reason=%s", r.Reason)
+	if r.Match != "" {
+		fmt.Fprintf(&b, " match=%q", r.Match)
+	}
+	fmt.Fprintf(&b, " | cursor=%d line=%d", r.Cursor, r.Line)
+	if r.ReaderID != 0 {
+		fmt.Fprintf(&b, " reader=%d", r.ReaderID)
+	}
+	if r.Truncated {
+		b.WriteString(" | truncated")
+	}
+	if r.HasMore {
+		b.WriteString(" | has_more")
+	}
+	if r.LostBytes > 0 {
+		fmt.Fprintf(&b, " | lost=%dB", r.LostBytes)
+	}
+	b.WriteString("]")
+	if r.Hint != "" {
+		b.WriteString("\nhint: " + r.Hint)
+	}
+	return b.String()
+}

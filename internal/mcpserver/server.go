@@ -1,0 +1,78 @@
+// Package mcpserver exposes the session engine as MCP tools through the
+// official Go SDK. Every tool is typed (input and output schemas), returns
+// structuredContent plus a compact text rendering, turns bad input into a
+// tool error that says what to do, and recovers from panics per call.
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// Options configure the server; nil means defaults.
+type Options struct {
+	Version string
+	Logger  *slog.Logger
+}
+
+// instructions tell an agent how to use the tools well.
+const instructions = `agentty runs interactive and long-running programs for you on real terminals.
+Flow: start_process (returns the first output, e.g. a REPL banner and prompt) -> send_input (types, then returns the reply) -> read_output (more output) -> terminate_process.
+Calls return as soon as the program waits for input (reason=awaiting_input), the until regex matches, the program exits, output settles, or timeout_ms passes; no sleeping or polling needed.
+state=awaiting_password means the program asks for a secret with echo off.`
+
+// New returns an MCP server whose tools drive mgr.
+func New(mgr *session.Manager, o *Options) *mcp.Server {
+	if o == nil {
+		o = &Options{}
+	}
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
+		&mcp.ServerOptions{Instructions: instructions})
+	t := &tools{mgr: mgr, log: logger}
+	t.register(srv)
+	return srv
+}
+
+type tools struct {
+	mgr *session.Manager
+	log *slog.Logger
+}
+
+// texter is an output that renders itself compactly for the content block.
+type texter interface{ Text() string }
+
+// add registers a typed tool whose handler is protected against panics and
+// whose text content is the compact rendering of its output.
+func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
+	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error("tool panicked", "tool", tool.Name, "panic", r, "stack", string(debug.Stack()))
+				var zero Out
+				res, out, err = nil, zero, fmt.Errorf("internal error in %s: %v; the server is still running, try again or report this", tool.Name, r)
+			}
+		}()
+		out, err = h(ctx, req, in)
+		if err != nil {
+			log.Debug("tool error", "tool", tool.Name, "err", err)
+			return nil, out, err
+		}
+		if tx, ok := any(out).(texter); ok {
+			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tx.Text()}}}
+		}
+		return res, out, nil
+	})
+}

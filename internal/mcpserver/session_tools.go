@@ -1,0 +1,212 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// SessionRef names one session.
+type SessionRef struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+}
+
+// InfoResult wraps session.Info for the text rendering.
+type InfoResult struct {
+	session.Info
+}
+
+// Text implements texter.
+func (r InfoResult) Text() string { return infoLine(r.Info) }
+
+func infoLine(in session.Info) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s pid=%d %s", in.ID, in.State, in.PID, in.Mode)
+	if in.ExitCode != nil {
+		fmt.Fprintf(&b, " code=%d", *in.ExitCode)
+	}
+	if in.Signal != "" {
+		fmt.Fprintf(&b, " signal=%s", in.Signal)
+	}
+	fmt.Fprintf(&b, " up=%s out=%dB/%dL", time.Duration(in.UptimeMs)*time.Millisecond, in.Bytes, in.Lines)
+	if in.Rows > 0 {
+		fmt.Fprintf(&b, " %dx%d", in.Cols, in.Rows)
+	}
+	if in.Name != "" && in.Name != in.Command {
+		fmt.Fprintf(&b, " name=%s", in.Name)
+	}
+	fmt.Fprintf(&b, " cmd=%q", in.Command)
+	return b.String()
+}
+
+// ListInput are list_sessions's arguments.
+type ListInput struct {
+	IncludeExited *bool `json:"include_exited,omitempty" jsonschema:"include exited sessions (default true)"`
+}
+
+// ListResult is list_sessions's result.
+type ListResult struct {
+	Sessions []session.Info `json:"sessions"`
+	Count    int            `json:"count"`
+}
+
+// Text implements texter.
+func (r ListResult) Text() string {
+	if r.Count == 0 {
+		return "no sessions"
+	}
+	lines := make([]string, len(r.Sessions))
+	for i, s := range r.Sessions {
+		lines[i] = infoLine(s)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (t *tools) listSessions(_ context.Context, _ *mcp.CallToolRequest, in ListInput) (ListResult, error) {
+	res := ListResult{Sessions: []session.Info{}}
+	for _, s := range t.mgr.List() {
+		info := s.Info()
+		if in.IncludeExited != nil && !*in.IncludeExited && info.State == "exited" {
+			continue
+		}
+		res.Sessions = append(res.Sessions, info)
+	}
+	res.Count = len(res.Sessions)
+	return res, nil
+}
+
+func (t *tools) getSessionInfo(_ context.Context, _ *mcp.CallToolRequest, in SessionRef) (InfoResult, error) {
+	s, err := t.mgr.Get(in.SessionID)
+	if err != nil {
+		return InfoResult{}, err
+	}
+	return InfoResult{s.Info()}, nil
+}
+
+// TerminateInput are terminate_process's arguments.
+type TerminateInput struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+	GraceMs   *int   `json:"grace_ms,omitempty" jsonschema:"ms between SIGTERM and SIGKILL, 0-60000 (default 5000)"`
+	Force     bool   `json:"force,omitempty" jsonschema:"SIGKILL at once"`
+}
+
+func (t *tools) terminateProcess(ctx context.Context, _ *mcp.CallToolRequest, in TerminateInput) (InfoResult, error) {
+	s, err := t.mgr.Get(in.SessionID)
+	if err != nil {
+		return InfoResult{}, err
+	}
+	grace := session.DefaultKillGrace
+	if in.GraceMs != nil {
+		if *in.GraceMs < 0 || *in.GraceMs > 60000 {
+			return InfoResult{}, fmt.Errorf("%w: grace_ms must be between 0 and 60000", session.ErrBadArgs)
+		}
+		grace = time.Duration(*in.GraceMs) * time.Millisecond
+	}
+	if in.Force {
+		grace = 0
+	}
+	if _, err := s.Terminate(ctx, grace); err != nil {
+		return InfoResult{}, err
+	}
+	return InfoResult{s.Info()}, nil
+}
+
+// ResizeInput are resize_pty's arguments.
+type ResizeInput struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+	Rows      int    `json:"rows" jsonschema:"rows, 1-1000"`
+	Cols      int    `json:"cols" jsonschema:"columns, 1-1000"`
+}
+
+func (t *tools) resizePTY(_ context.Context, _ *mcp.CallToolRequest, in ResizeInput) (InfoResult, error) {
+	s, err := t.mgr.Get(in.SessionID)
+	if err != nil {
+		return InfoResult{}, err
+	}
+	if err := s.Resize(in.Rows, in.Cols); err != nil {
+		return InfoResult{}, err
+	}
+	return InfoResult{s.Info()}, nil
+}
+
+// DeleteResult is delete_session's result.
+type DeleteResult struct {
+	SessionID string `json:"session_id"`
+	Deleted   bool   `json:"deleted"`
+}
+
+// Text implements texter.
+func (r DeleteResult) Text() string { return "deleted " + r.SessionID }
+
+func (t *tools) deleteSession(_ context.Context, _ *mcp.CallToolRequest, in SessionRef) (DeleteResult, error) {
+	s, err := t.mgr.Get(in.SessionID)
+	if err != nil {
+		return DeleteResult{}, err
+	}
+	if err := t.mgr.Delete(s.ID); err != nil {
+		return DeleteResult{}, err
+	}
+	return DeleteResult{SessionID: s.ID, Deleted: true}, nil
+}
+
+// RegisterInput are register_reader's arguments.
+type RegisterInput struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+	From      string `json:"from,omitempty" jsonschema:"start (default: all retained output) or end (only new output)"`
+}
+
+// ReaderResult is register_reader's and unregister_reader's result.
+type ReaderResult struct {
+	SessionID string `json:"session_id"`
+	ReaderID  int    `json:"reader_id"`
+	Cursor    int64  `json:"cursor,omitempty"`
+	Removed   bool   `json:"removed,omitempty"`
+}
+
+// Text implements texter.
+func (r ReaderResult) Text() string {
+	if r.Removed {
+		return fmt.Sprintf("removed reader %d from %s", r.ReaderID, r.SessionID)
+	}
+	return fmt.Sprintf("reader %d on %s at cursor %d", r.ReaderID, r.SessionID, r.Cursor)
+}
+
+func (t *tools) registerReader(_ context.Context, _ *mcp.CallToolRequest, in RegisterInput) (ReaderResult, error) {
+	s, err := t.mgr.Get(in.SessionID)
+	if err != nil {
+		return ReaderResult{}, err
+	}
+	if in.From != "" && in.From != "start" && in.From != "end" {
+		return ReaderResult{}, fmt.Errorf("%w: from must be start or end, not %q", session.ErrBadArgs, in.From)
+	}
+	id := s.RegisterReader(in.From != "end")
+	cur := int64(0)
+	for _, r := range s.Readers() {
+		if r.ID == id {
+			cur = r.Cursor
+		}
+	}
+	return ReaderResult{SessionID: s.ID, ReaderID: id, Cursor: cur}, nil
+}
+
+// UnregisterInput are unregister_reader's arguments.
+type UnregisterInput struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+	ReaderID  int    `json:"reader_id" jsonschema:"reader id from register_reader"`
+}
+
+func (t *tools) unregisterReader(_ context.Context, _ *mcp.CallToolRequest, in UnregisterInput) (ReaderResult, error) {
+	s, err := t.mgr.Get(in.SessionID)
+	if err != nil {
+		return ReaderResult{}, err
+	}
+	if err := s.UnregisterReader(in.ReaderID); err != nil {
+		return ReaderResult{}, err
+	}
+	return ReaderResult{SessionID: s.ID, ReaderID: in.ReaderID, Removed: true}, nil
+}

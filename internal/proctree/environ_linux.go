@@ -1,0 +1,68 @@
+//go:build linux
+
+package proctree
+
+import (
+	"bytes"
+	"io"
+	"os"
+)
+
+// envReader reads /proc/PID/environ into one reused buffer, because a marker
+// scan reads every process's environment and per-file allocations dominate.
+type envReader struct{ buf []byte }
+
+// read returns pid's initial environment (NUL-separated). The slice is only
+// valid until the next call. Unreadable or vanished processes yield nil.
+func (r *envReader) read(pid int) []byte {
+	f, err := os.Open(procPath(pid, "environ"))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if r.buf == nil {
+		r.buf = make([]byte, 16<<10)
+	}
+	n := 0
+	for {
+		if n == len(r.buf) {
+			r.buf = append(r.buf, make([]byte, len(r.buf))...)
+		}
+		m, err := f.Read(r.buf[n:])
+		n += m
+		if err == io.EOF || (err == nil && m == 0) {
+			break
+		}
+		if err != nil {
+			return nil
+		}
+	}
+	return r.buf[:n]
+}
+
+// envHasEntry reports whether env contains exactly the entry "KEY=value".
+func envHasEntry(env []byte, entry string) bool {
+	return eachEnv(env, func(e []byte) bool { return string(e) == entry })
+}
+
+// envHasPrefix reports whether some entry of env starts with prefix.
+func envHasPrefix(env []byte, prefix string) bool {
+	return eachEnv(env, func(e []byte) bool { return bytes.HasPrefix(e, []byte(prefix)) })
+}
+
+// eachEnv reports whether match holds for any NUL-separated entry of env.
+func eachEnv(env []byte, match func([]byte) bool) bool {
+	for len(env) > 0 {
+		i := bytes.IndexByte(env, 0)
+		var e []byte
+		if i < 0 {
+			e, env = env, nil
+		} else {
+			e, env = env[:i], env[i+1:]
+		}
+		if len(e) > 0 && match(e) {
+			return true
+		}
+	}
+	return false
+}

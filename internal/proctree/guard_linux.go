@@ -1,0 +1,143 @@
+//go:build linux
+
+package proctree
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// guardReadyTimeout bounds how long StartGuard waits for the guard to arm its
+// signal handling; a Go binary starting on a loaded machine can be slow.
+const guardReadyTimeout = 10 * time.Second
+
+// guardCloseTimeout bounds Guard.Close: the guard's own sweep is bounded by
+// sweepBudget, so anything longer means it is stuck and gets killed.
+const guardCloseTimeout = sweepBudget + 10*time.Second
+
+// guardReady is the byte the guard writes once SIGTERM is handled.
+const guardReady = 'R'
+
+// Guard is a watchdog process: a re-exec of agentty's binary in a hidden mode.
+// When agentty exits for any reason — the guard's stdin pipe hits EOF or its
+// parent-death signal arrives — it SIGKILLs every process marked with
+// agentty's instance. Only an external SIGKILL of the guard itself defeats it.
+type Guard struct {
+	cmd       *exec.Cmd
+	stdin     *os.File // write end; closing it tells the guard to sweep
+	done      chan struct{}
+	waitErr   error
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// StartGuard starts the guard: exe with args (the caller passes
+// os.Executable() and the hidden subcommand words that lead to RunGuard),
+// with GuardInstanceEnv=instance, Pdeathsig SIGTERM, its own process group
+// (so signals aimed at agentty's group do not reach it) and a pipe on its
+// stdin. The start runs on sp's thread so Pdeathsig tracks agentty's
+// lifetime. It returns once the guard has confirmed it is armed.
+//
+// A nil sp starts the guard from the calling thread, whose exit would fire
+// the guard's sweep early; only tests should do that. The hidden subcommand
+// must call RunGuard before writing anything to stdout, which carries the
+// readiness byte. The guard is a child of agentty: with RunReaper, owned must
+// cover PID().
+func StartGuard(sp *Spawner, exe string, args []string, instance string) (*Guard, error) {
+	if instance == "" || strings.ContainsAny(instance, "/=\x00") {
+		return nil, fmt.Errorf("%w: %q", ErrBadInstance, instance)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("proctree: guard stdin pipe: %w", err)
+	}
+	readyR, readyW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("proctree: guard ready pipe: %w", err)
+	}
+	defer readyR.Close()
+
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(withoutEnv(os.Environ(), GuardInstanceEnv), GuardInstanceEnv+"="+instance)
+	cmd.Stdin = inR
+	cmd.Stdout = readyW // never agentty's stdout: that may be the MCP channel
+	cmd.Stderr = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
+	if sp != nil {
+		sp.Do(func() { err = cmd.Start() })
+	} else {
+		err = cmd.Start()
+	}
+	inR.Close()
+	readyW.Close()
+	if err != nil {
+		inW.Close()
+		return nil, fmt.Errorf("proctree: start guard: %w", err)
+	}
+	g := &Guard{cmd: cmd, stdin: inW, done: make(chan struct{})}
+	go func() {
+		g.waitErr = cmd.Wait()
+		close(g.done)
+	}()
+
+	var b [1]byte
+	_ = readyR.SetReadDeadline(time.Now().Add(guardReadyTimeout))
+	if n, err := readyR.Read(b[:]); n != 1 || b[0] != guardReady {
+		g.kill()
+		return nil, fmt.Errorf("%w: %v", ErrGuardNotReady, err)
+	}
+	return g, nil
+}
+
+// PID returns the guard's process id.
+func (g *Guard) PID() int { return g.cmd.Process.Pid }
+
+// Done is closed when the guard process has exited.
+func (g *Guard) Done() <-chan struct{} { return g.done }
+
+// Close tells the guard to sweep and exit now (closes its stdin) and waits
+// for it. It returns the guard's exit error, e.g. when survivors remained.
+func (g *Guard) Close() error {
+	g.closeOnce.Do(func() {
+		g.stdin.Close()
+		t := time.NewTimer(guardCloseTimeout)
+		defer t.Stop()
+		select {
+		case <-g.done:
+		case <-t.C:
+			g.kill()
+		}
+		if g.waitErr != nil {
+			g.closeErr = fmt.Errorf("proctree: guard: %w", g.waitErr)
+		}
+	})
+	return g.closeErr
+}
+
+// kill ends a guard that failed to start properly or is stuck.
+func (g *Guard) kill() {
+	g.stdin.Close()
+	_ = g.cmd.Process.Kill()
+	<-g.done
+}
+
+func withoutEnv(env []string, key string) []string {
+	out := make([]string, 0, len(env))
+	for _, e := range env {
+		if !strings.HasPrefix(e, key+"=") {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// errNoInstance is reported by RunGuard when started without an instance.
+var errNoInstance = errors.New("proctree: guard started without " + GuardInstanceEnv)

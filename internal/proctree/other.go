@@ -1,0 +1,52 @@
+//go:build !linux
+
+package proctree
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Descendants is unsupported outside Linux: it relies on /proc.
+func Descendants(root int, marker string) ([]Proc, error) { return nil, ErrUnsupported }
+
+// Terminate is unsupported outside Linux: it relies on /proc and pidfds.
+func Terminate(ctx context.Context, root int, marker string, grace time.Duration) (int, error) {
+	return 0, ErrUnsupported
+}
+
+// SetSubreaper is unsupported outside Linux.
+func SetSubreaper() error { return ErrUnsupported }
+
+// RunReaper only waits for ctx outside Linux, where there is no subreaper to
+// adopt orphans.
+func RunReaper(ctx context.Context, owned func(pid int) bool) { <-ctx.Done() }
+
+// Guard is unavailable outside Linux.
+type Guard struct{}
+
+// StartGuard is unsupported outside Linux.
+func StartGuard(sp *Spawner, exe string, args []string, instance string) (*Guard, error) {
+	return nil, ErrUnsupported
+}
+
+// PID returns 0: there is no guard process.
+func (g *Guard) PID() int { return 0 }
+
+// Done returns a closed channel: there is no guard process.
+func (g *Guard) Done() <-chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+// Close does nothing: there is no guard process.
+func (g *Guard) Close() error { return nil }
+
+// RunGuard reports that the guard cannot run here.
+func RunGuard() int {
+	fmt.Fprintln(os.Stderr, ErrUnsupported)
+	return 2
+}

@@ -1,0 +1,97 @@
+//go:build linux
+
+package proctree
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+const (
+	// sweepRounds and sweepBudget bound the guard's sweep: each round kills
+	// everything marked, waits for it, and looks again for processes that
+	// were forked meanwhile.
+	sweepRounds = 20
+	sweepBudget = 5 * time.Second
+	// sweepRoundWait caps the wait within one round so a process stuck in
+	// uninterruptible sleep does not starve later rounds.
+	sweepRoundWait = time.Second
+)
+
+// RunGuard is the body of the hidden guard subcommand and returns the
+// process exit code. It reads the instance from GuardInstanceEnv, ignores
+// SIGINT and SIGHUP (a terminal's Ctrl+C or hangup aimed at agentty must not
+// kill the guard first), reports readiness on stdout, then waits for stdin
+// EOF or SIGTERM (its parent-death signal) and sweeps: every process whose
+// environment has EnvKey with the value prefix "<instance>/", plus their
+// descendants, is SIGKILLed, repeatedly, until none is left.
+func RunGuard() int {
+	instance := os.Getenv(GuardInstanceEnv)
+	if instance == "" {
+		fmt.Fprintln(os.Stderr, errNoInstance)
+		return 2
+	}
+	signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE)
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	// Taken while the parent is alive: afterwards its pid and group are
+	// exactly what must never be hit even though they are no longer ours.
+	prot := protectSelf()
+
+	if _, err := os.Stdout.Write([]byte{guardReady}); err != nil {
+		fmt.Fprintf(os.Stderr, "proctree: guard: report ready: %v\n", err)
+	}
+	eof := make(chan struct{})
+	go func() {
+		// Ends at EOF, which is also what wakes the guard; the process exits
+		// right after the sweep, so the goroutine needs no other stop.
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		close(eof)
+	}()
+	select {
+	case <-eof:
+	case <-term:
+	}
+
+	if left := sweep(EnvKey+"="+instance+"/", prot); left > 0 {
+		fmt.Fprintf(os.Stderr, "proctree: guard: %d marked processes survived\n", left)
+		return 1
+	}
+	return 0
+}
+
+// sweep SIGKILLs every process marked with prefix and its descendants until
+// none is left or the bounds run out, and returns how many remain.
+func sweep(prefix string, prot protected) int {
+	match := func(env []byte) bool { return envHasPrefix(env, prefix) }
+	k := newKiller(prot)
+	defer k.close()
+	deadline := time.Now().Add(sweepBudget)
+	for range sweepRounds {
+		procs, err := collect(nil, match, prot)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "proctree: guard: %v\n", err)
+		}
+		if len(procs) == 0 && !k.pending() {
+			return 0
+		}
+		if !time.Now().Before(deadline) {
+			break
+		}
+		k.signal(procs, nil, unix.SIGKILL)
+		if k.pending() {
+			k.wait(context.Background(), min(sweepRoundWait, time.Until(deadline)))
+		} else {
+			pause(min(retryPause, time.Until(deadline)))
+		}
+	}
+	procs, _ := collect(nil, match, prot)
+	return len(procs)
+}

@@ -1,0 +1,84 @@
+package proctree
+
+import (
+	"runtime"
+	"sync"
+)
+
+// Spawner runs process starts on one locked OS thread that lives as long as
+// agentty. PR_SET_PDEATHSIG fires when the *thread* that forked the child
+// exits, not the process (golang/go#27505), and the Go runtime destroys
+// threads, so children started from arbitrary goroutines could be killed
+// early. Starting every child from this thread binds Pdeathsig to agentty's
+// lifetime.
+type Spawner struct {
+	calls     chan spawnCall
+	quit      chan struct{}
+	exited    chan struct{}
+	closeOnce sync.Once
+}
+
+type spawnCall struct {
+	fn   func()
+	done chan any // receives the recovered panic, or nil
+}
+
+// NewSpawner starts the spawner's thread.
+func NewSpawner() *Spawner {
+	s := &Spawner{
+		calls:  make(chan spawnCall),
+		quit:   make(chan struct{}),
+		exited: make(chan struct{}),
+	}
+	go s.loop()
+	return s
+}
+
+func (s *Spawner) loop() {
+	runtime.LockOSThread()
+	defer close(s.exited)
+	// Unlocking (instead of exiting while locked, which destroys the thread)
+	// hands the thread back to the scheduler alive, so Close does not fire
+	// Pdeathsig on children that are still running.
+	defer runtime.UnlockOSThread()
+	for {
+		select {
+		case c := <-s.calls:
+			c.done <- run(c.fn)
+		case <-s.quit:
+			return
+		}
+	}
+}
+
+// run calls fn and returns its panic value, so a panicking start surfaces in
+// the caller of Do instead of killing the spawner thread's goroutine.
+func run(fn func()) (p any) {
+	defer func() { p = recover() }()
+	fn()
+	return nil
+}
+
+// Do runs fn on the spawner thread and returns when fn returns; a panic in
+// fn is re-raised in the caller. Calls are serialised, and fn must not call
+// Do itself (it would wait for its own thread). After Close, fn runs on the caller's
+// goroutine: during shutdown binding Pdeathsig to a specific thread no longer
+// matters.
+func (s *Spawner) Do(fn func()) {
+	c := spawnCall{fn: fn, done: make(chan any, 1)}
+	select {
+	case s.calls <- c:
+		if p := <-c.done; p != nil {
+			panic(p)
+		}
+	case <-s.quit:
+		fn()
+	}
+}
+
+// Close stops the spawner and waits for its goroutine to end. It is safe to
+// call more than once.
+func (s *Spawner) Close() {
+	s.closeOnce.Do(func() { close(s.quit) })
+	<-s.exited
+}

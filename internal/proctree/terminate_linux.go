@@ -1,0 +1,97 @@
+//go:build linux
+
+package proctree
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// killWait bounds how long Terminate keeps re-scanning and SIGKILLing after
+// the grace period; SIGKILL cannot be caught, so only uninterruptible sleep
+// (D state) or a fork race can make it last this long.
+const killWait = 5 * time.Second
+
+// retryPause spaces out kill rounds when nothing could be pinned to wait on,
+// so a process that keeps reappearing does not turn the loop into a spin.
+const retryPause = 10 * time.Millisecond
+
+// Terminate ends the tree under root (see Descendants for what belongs to
+// it). It sends SIGTERM to every process group found — root's and each
+// descendant's, never agentty's own or its ancestors' — and to every
+// descendant, waits up to grace for them to exit, then re-scans (new children
+// may have appeared) and SIGKILLs whatever is left, repeating until nothing
+// is left or killWait passes. grace 0 means SIGKILL at once; cancelling ctx
+// cuts the grace wait short (then SIGKILL).
+//
+// It returns the number of distinct processes signalled, and ErrSurvivors if
+// some outlived the SIGKILL wait. Calling it on a dead tree is a no-op.
+func Terminate(ctx context.Context, root int, marker string, grace time.Duration) (int, error) {
+	prot := protectSelf()
+	if err := checkRoot(root, prot); err != nil {
+		return 0, err
+	}
+	k := newKiller(prot)
+	defer k.close()
+	find := func() ([]Proc, []int, error) {
+		procs, err := descendants(root, marker, prot)
+		if err != nil {
+			return nil, nil, err
+		}
+		// A zombie root still holds its pid, so its group id cannot have been
+		// recycled, and members that scrubbed their environment and lost
+		// their parent are reachable only through it.
+		var groups []int
+		if trustRoot(root, marker) {
+			if st, err := readStat(root); err == nil {
+				groups = append(groups, st.PGID)
+			}
+		}
+		return procs, groups, nil
+	}
+
+	if grace > 0 && ctx.Err() == nil {
+		procs, groups, err := find()
+		if err != nil {
+			return 0, err
+		}
+		if len(procs) > 0 {
+			k.signal(procs, groups, unix.SIGTERM)
+			k.wait(ctx, grace)
+		}
+	}
+
+	deadline := time.Now().Add(killWait)
+	for {
+		procs, groups, err := find()
+		if err != nil {
+			return k.count(), err
+		}
+		if len(procs) == 0 && !k.pending() {
+			// Members of root's group that scrubbed their marker and lost
+			// their parent are invisible to the scan; for a dead tree this
+			// signals an empty or zombie-only group, which changes nothing.
+			k.signal(nil, groups, unix.SIGKILL)
+			return k.count(), nil
+		}
+		if !time.Now().Before(deadline) {
+			return k.count(), fmt.Errorf("%w: %d processes under pid %d", ErrSurvivors, max(len(procs), len(k.live)), root)
+		}
+		k.signal(procs, groups, unix.SIGKILL)
+		if k.pending() {
+			k.wait(context.Background(), time.Until(deadline))
+		} else {
+			pause(min(retryPause, time.Until(deadline)))
+		}
+	}
+}
+
+func pause(d time.Duration) {
+	if d > 0 {
+		t := time.NewTimer(d)
+		<-t.C
+	}
+}

@@ -1,0 +1,279 @@
+package session
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/proctree"
+)
+
+// Config holds the limits of a Manager; zero fields take defaults.
+type Config struct {
+	MaxSessions int           // running and exited sessions kept; default 64
+	OutputLimit int64         // output bytes kept in memory per session; default 16 MiB
+	ExitedTTL   time.Duration // exited sessions are removed after this; default 30 min, <0 never
+	KillGrace   time.Duration // SIGTERM to SIGKILL on shutdown; default 2 s
+	Logger      *slog.Logger
+	// NewLog makes a session's output log; nil means in-memory logs. A
+	// durable transcript store plugs in here.
+	NewLog func(sessionID string, limit int64) outlog.Log
+}
+
+// Defaults.
+const (
+	DefaultMaxSessions = 64
+	DefaultExitedTTL   = 30 * time.Minute
+	DefaultKillGrace   = 5 * time.Second
+)
+
+// Manager owns every session: it starts them, finds them by id, expires
+// exited ones and kills everything on Close.
+type Manager struct {
+	cfg      Config
+	instance string // random per process; part of every child's marker
+	spawner  *proctree.Spawner
+	log      *slog.Logger
+
+	wg sync.WaitGroup // exit goroutines
+
+	// spawnMu is held across starting a child and recording its pid, so the
+	// orphan reaper (which asks Owns) can never reap a session root before
+	// the session knows it is its own.
+	spawnMu sync.RWMutex
+	roots   map[int]bool // guarded by spawnMu; pids whose exit a session waits for
+
+	mu       sync.Mutex
+	sessions map[string]*Session // guarded by mu
+	seq      int                 // guarded by mu
+	closed   bool                // guarded by mu
+}
+
+// NewManager returns a Manager. Close it to kill every process it started.
+func NewManager(cfg Config) *Manager {
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.OutputLimit <= 0 {
+		cfg.OutputLimit = outlog.DefaultLimit
+	}
+	if cfg.ExitedTTL == 0 {
+		cfg.ExitedTTL = DefaultExitedTTL
+	}
+	if cfg.KillGrace <= 0 {
+		cfg.KillGrace = 2 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.NewLog == nil {
+		cfg.NewLog = func(_ string, limit int64) outlog.Log { return outlog.NewMemory(limit) }
+	}
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return &Manager{cfg: cfg, instance: hex.EncodeToString(b), spawner: proctree.NewSpawner(),
+		log: cfg.Logger, sessions: map[string]*Session{}, roots: map[int]bool{}}
+}
+
+// Instance is this manager's random id, the prefix of every child's marker.
+func (m *Manager) Instance() string { return m.instance }
+
+// Spawner is the thread that forks children; the guard process uses it too.
+func (m *Manager) Spawner() *proctree.Spawner { return m.spawner }
+
+// Owns reports whether pid is the root of a session that has not collected
+// its exit status yet, so the orphan reaper leaves that status alone.
+func (m *Manager) Owns(pid int) bool {
+	m.spawnMu.RLock()
+	defer m.spawnMu.RUnlock()
+	return m.roots[pid]
+}
+
+// reaped forgets a root once its exit status was collected.
+func (m *Manager) reaped(pid int) {
+	m.spawnMu.Lock()
+	delete(m.roots, pid)
+	m.spawnMu.Unlock()
+}
+
+// Start starts a program and returns its session.
+func (m *Manager) Start(o StartOptions) (*Session, error) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if len(m.sessions) >= m.cfg.MaxSessions {
+		m.mu.Unlock()
+		return nil, fmt.Errorf("%w: %d sessions exist (limit %d); delete_session exited ones or terminate_process idle ones", ErrTooManySessions, m.cfg.MaxSessions, m.cfg.MaxSessions)
+	}
+	m.seq++
+	id := "s" + strconv.Itoa(m.seq)
+	m.mu.Unlock()
+
+	marker := proctree.EnvKey + "=" + m.instance + "/" + id
+	spec, err := resolve(&o, marker)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{
+		ID: id, Name: o.Name, Argv: spec.Argv, Mode: o.Mode, Cwd: o.Cwd,
+		EnvKeys: slices.Sorted(maps.Keys(o.Env)), Started: time.Now(),
+		log: m.cfg.NewLog(id, m.cfg.OutputLimit), marker: marker, mgr: m,
+		done: make(chan struct{}), readers: map[int]*reader{DefaultReader: {id: DefaultReader}},
+	}
+	s.Command = o.Command
+	if s.Command == "" {
+		s.Command = shellJoin(o.Argv)
+	}
+	if s.Name == "" {
+		s.Name = firstWord(s.Command)
+	}
+	start := backend.StartPTY
+	if o.Mode == ModePipe {
+		start = backend.StartPipe
+	}
+	m.spawnMu.Lock()
+	s.proc, err = start(spec, m.spawner.Do, s.log.Append)
+	if err == nil {
+		m.roots[s.proc.PID()] = true
+	}
+	m.spawnMu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("%w: start %s: %v", ErrCommandNotFound, spec.Path, err)
+	}
+	s.lastUse = s.Started
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		_, _ = proctree.Terminate(context.Background(), s.PID(), marker, 0)
+		s.proc.Close()
+		return nil, ErrClosed
+	}
+	m.sessions[id] = s
+	m.wg.Add(1)
+	m.mu.Unlock()
+	go func() {
+		defer m.wg.Done()
+		s.exitLoop()
+	}()
+	m.log.Info("session started", "session", id, "pid", s.PID(), "mode", string(o.Mode), "command", s.Command)
+	return s, nil
+}
+
+// exited is called by a session's exit goroutine.
+func (m *Manager) exited(s *Session) {
+	st := s.Status()
+	m.log.Info("session exited", "session", s.ID, "code", st.Code, "signal", st.Signal)
+	if m.cfg.ExitedTTL < 0 {
+		return
+	}
+	s.mu.Lock()
+	s.expire = time.AfterFunc(m.cfg.ExitedTTL, func() { _ = m.Delete(s.ID) })
+	s.mu.Unlock()
+}
+
+// Get finds a session by id or name.
+func (m *Manager) Get(id string) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s, ok := m.sessions[id]; ok {
+		return s, nil
+	}
+	for _, s := range m.sessions {
+		if s.Name == id && id != "" {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %q; call list_sessions to see the ids (exited sessions are removed after %v or by delete_session)", ErrSessionNotFound, id, m.cfg.ExitedTTL)
+}
+
+// List returns every session, oldest first.
+func (m *Manager) List() []*Session {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := slices.Collect(maps.Values(m.sessions))
+	slices.SortFunc(out, func(a, b *Session) int {
+		return a.Started.Compare(b.Started)*2 + strings.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+// Delete removes an exited session and frees everything it held.
+func (m *Manager) Delete(id string) error {
+	s, err := m.Get(id)
+	if err != nil {
+		return err
+	}
+	if !isDone(s.done) {
+		return fmt.Errorf("%w: session %s is running; call terminate_process first", ErrRunning, s.ID)
+	}
+	m.mu.Lock()
+	delete(m.sessions, s.ID)
+	m.mu.Unlock()
+	s.mu.Lock()
+	if s.expire != nil {
+		s.expire.Stop()
+	}
+	s.mu.Unlock()
+	// Stray descendants may still hold the terminal; end them with the record.
+	_, _ = proctree.Terminate(context.Background(), s.PID(), s.marker, 0)
+	s.log.CloseWrite()
+	s.release()
+	m.log.Info("session deleted", "session", s.ID)
+	return nil
+}
+
+// Close terminates every session's process tree and waits for them. Safe to
+// call more than once.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.closed = true
+	all := slices.Collect(maps.Values(m.sessions))
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range all {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), m.cfg.KillGrace+5*time.Second)
+			defer cancel()
+			_, _ = s.Terminate(ctx, m.cfg.KillGrace)
+			s.mu.Lock()
+			if s.expire != nil {
+				s.expire.Stop()
+			}
+			s.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	m.wg.Wait()
+	m.spawner.Close()
+}
+
+// shellJoin renders argv for display.
+func shellJoin(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]{}~!#") {
+			parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		} else {
+			parts[i] = a
+		}
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,220 @@
+package session
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/termtext"
+)
+
+// Output size limits.
+const (
+	DefaultMaxBytes = 64 << 10 // returned per call when the caller names no limit
+	MaxBytesCap     = 8 << 20  // hard cap a caller may ask for
+)
+
+// Overflow policies for output larger than the limits.
+const (
+	OverflowHeadTail = "head_tail" // keep the first and last part, report the middle
+	OverflowPage     = "page"      // return the first part, continue from the cursor
+)
+
+// maxHeldBack bounds how much an unfinished escape sequence may hold back.
+const maxHeldBack = 64 << 10
+
+// ReadOptions shape what a read returns.
+type ReadOptions struct {
+	MaxBytes int           // raw bytes to return; 0 means DefaultMaxBytes
+	MaxLines int           // lines to return; 0 means no line limit
+	Overflow string        // OverflowHeadTail (default) or OverflowPage
+	Raw      bool          // keep escape sequences (strip_ansi=false)
+	Streams  outlog.Stream // pipe mode: which streams; 0 means both
+	// DropEcho is the terminal's expected echo of what was just typed; when
+	// the output starts with exactly this text it is left out, since the
+	// agent knows what it typed.
+	DropEcho string
+}
+
+func (o *ReadOptions) normalize() {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	o.MaxBytes = min(o.MaxBytes, MaxBytesCap)
+	if o.Streams == 0 {
+		o.Streams = outlog.Both
+	}
+	if o.Overflow == "" {
+		o.Overflow = OverflowHeadTail
+	}
+}
+
+// Omitted describes output left out of the middle of a result. From and To
+// are cursors: read_output with cursor=From and overflow=page returns it.
+type Omitted struct {
+	From  int64 `json:"from_cursor"`
+	To    int64 `json:"to_cursor"`
+	Bytes int64 `json:"bytes"`
+	Lines int64 `json:"lines"`
+}
+
+// Output is text read from a session's log.
+type Output struct {
+	Text      string
+	From      int64 // cursor where this read started (after any lost output)
+	Next      int64 // cursor to continue from
+	Line      int64 // newlines before Next: the cursor sits at the start of line Line+1
+	Lines     int   // lines in Text (a final unterminated line counts)
+	Truncated bool
+	Omitted   *Omitted
+	Cut       int   // with Omitted: index in Text where the omitted middle belongs
+	HasMore   bool  // output beyond Next was available at read time
+	LostBytes int64 // evicted before the reader got to it
+	LostLines int64 // -1 when unknown
+	EOF       bool  // the process exited and every byte was read
+}
+
+// readAt reads from cursor from (fromLine: newlines before it, or -1).
+func (s *Session) readAt(from, fromLine int64, o ReadOptions) Output {
+	o.normalize()
+	end := s.log.Stats().End
+	closed := s.log.Stats().Closed
+	sl := s.log.Read(from, fromLine, o.MaxBytes, o.Streams)
+	out := Output{From: sl.From, LostBytes: sl.LostBytes, LostLines: sl.LostLines}
+	head, next := sl.Data, sl.Next
+	var tail []byte
+	var tailFrom int64 = -1
+	overflow := next < end && len(s.log.Read(next, -1, 1, o.Streams).Data) > 0
+	if overflow && o.Overflow == OverflowHeadTail {
+		// More than the limit is new: keep the head and the newest part.
+		half := o.MaxBytes / 2
+		head = cutAtLastNewline(head[:min(half, len(head))])
+		tailFrom = max(end-int64(half), sl.From+int64(len(head)))
+		ts := s.log.Read(tailFrom, -1, 0, o.Streams)
+		tail = ts.Data
+		if i := bytes.IndexByte(tail, '\n'); i >= 0 && i+1 < len(tail) {
+			tailFrom = s.absAt(tailFrom, o.Streams, i+1)
+			tail = tail[i+1:]
+		}
+		next = ts.Next
+	} else if overflow {
+		head = cutAtLastNewline(head)
+		out.HasMore = true
+	}
+	if o.MaxLines > 0 {
+		head, tail, tailFrom, out.HasMore = s.limitLines(sl.From, head, tail, tailFrom, o, out.HasMore)
+	}
+	final := closed && tailFrom < 0 && !out.HasMore
+	if tailFrom >= 0 {
+		headEnd := s.absAt(sl.From, o.Streams, len(head))
+		ht, _ := clean(head, true, o.Raw)
+		tt, n := clean(tail, closed, o.Raw)
+		out.Text = ht + tt
+		out.Cut = len(ht)
+		out.Truncated = true
+		out.Omitted = &Omitted{From: headEnd, To: tailFrom, Bytes: tailFrom - headEnd,
+			Lines: s.log.LineAt(tailFrom) - s.log.LineAt(headEnd)}
+		if n < len(tail) {
+			next = s.absAt(tailFrom, o.Streams, n)
+		}
+	} else {
+		t, n := clean(head, final, o.Raw)
+		if n == 0 && len(head) >= maxHeldBack {
+			// An escape string that never ends must not stall the reader.
+			t, n = clean(head, true, o.Raw)
+		}
+		out.Text = t
+		next = s.absAt(sl.From, o.Streams, n)
+		if out.HasMore {
+			out.Truncated = true
+		}
+	}
+	if o.DropEcho != "" && strings.HasPrefix(out.Text, o.DropEcho) {
+		out.Text = out.Text[len(o.DropEcho):]
+		out.Cut = max(0, out.Cut-len(o.DropEcho))
+	}
+	out.Next = next
+	out.Line = s.log.LineAt(next)
+	out.Lines = countLines(out.Text)
+	out.EOF = closed && next >= end
+	return out
+}
+
+// limitLines applies MaxLines to the pieces of a read.
+func (s *Session) limitLines(from int64, head, tail []byte, tailFrom int64, o ReadOptions, more bool) ([]byte, []byte, int64, bool) {
+	if tailFrom >= 0 {
+		h := o.MaxLines / 2
+		head = firstLines(head, max(h, 1))
+		if skip := countNewlines(tail) - (o.MaxLines - h); skip > 0 {
+			cut := afterNthNewline(tail, skip)
+			tailFrom = s.absAt(tailFrom, o.Streams, cut)
+			tail = tail[cut:]
+		}
+		return head, tail, tailFrom, more
+	}
+	if lineCount(head) <= o.MaxLines {
+		return head, tail, tailFrom, more
+	}
+	if o.Overflow == OverflowPage {
+		return firstLines(head, o.MaxLines), nil, -1, true
+	}
+	h := o.MaxLines / 2
+	t := o.MaxLines - h
+	skip := lineCount(head) - t
+	cut := afterNthNewline(head, skip)
+	if cut >= len(head) {
+		cut = afterNthNewline(head, skip-1)
+	}
+	return firstLines(head, max(h, 1)), head[cut:], s.absAt(from, o.Streams, cut), more
+}
+
+// absAt maps n bytes into a stream-filtered read starting at from to the
+// log's absolute offset.
+func (s *Session) absAt(from int64, mask outlog.Stream, n int) int64 {
+	if mask == outlog.Both || n == 0 {
+		return from + int64(n)
+	}
+	return s.log.Read(from, -1, n, mask).Next
+}
+
+func clean(b []byte, final, raw bool) (string, int) {
+	if raw {
+		return termtext.Raw(b, final)
+	}
+	return termtext.Clean(b, final)
+}
+
+func cutAtLastNewline(b []byte) []byte {
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		return b[:i+1]
+	}
+	return b
+}
+
+func countNewlines(b []byte) int { return bytes.Count(b, []byte{'\n'}) }
+
+// lineCount counts lines, an unterminated last line included.
+func lineCount(b []byte) int {
+	n := countNewlines(b)
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+func countLines(s string) int { return lineCount([]byte(s)) }
+
+// afterNthNewline returns the index just after the n-th newline of b.
+func afterNthNewline(b []byte, n int) int {
+	at := 0
+	for range n {
+		i := bytes.IndexByte(b[at:], '\n')
+		if i < 0 {
+			return len(b)
+		}
+		at += i + 1
+	}
+	return at
+}
+
+func firstLines(b []byte, n int) []byte { return b[:afterNthNewline(b, n)] }

@@ -1,0 +1,221 @@
+package session
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agentty/agentty/internal/backend"
+)
+
+// Mode selects how a program's bytes travel.
+type Mode string
+
+// Modes.
+const (
+	ModePTY  Mode = "pty"
+	ModePipe Mode = "pipe"
+)
+
+// StartOptions describes a program to start. Exactly one of Command (run by
+// /bin/sh -c) and Argv (executed directly) is set.
+type StartOptions struct {
+	Command string
+	Argv    []string
+	Mode    Mode // "" means PTY
+	Cwd     string
+	Env     map[string]string
+	Rows    int // 0 means DefaultRows
+	Cols    int // 0 means DefaultCols
+	Name    string
+}
+
+// Default terminal size: wide enough that agents rarely see wrapped lines.
+const (
+	DefaultRows = 40
+	DefaultCols = 120
+)
+
+// plainWord is a command's first word that the shell would look up in PATH
+// as is (no quoting, expansion or assignment), so it can be checked up front.
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./+-]+$`)
+
+// shellWords are builtins and keywords: the shell runs them without PATH.
+var shellWords = []string{"!", ".", ":", "[", "alias", "bg", "break", "case", "cd", "command",
+	"continue", "eval", "exec", "exit", "export", "false", "fc", "fg", "for", "getopts", "hash",
+	"if", "jobs", "kill", "local", "printf", "pwd", "read", "readonly", "return", "set", "shift",
+	"source", "test", "times", "trap", "true", "type", "ulimit", "umask", "unalias", "unset",
+	"until", "wait", "while", "echo", "{", "(", "time"}
+
+// resolve turns options into a backend spec, checking what can be checked
+// before anything runs so the agent gets a clear error instead of exit 127.
+func resolve(o *StartOptions, marker string) (backend.Spec, error) {
+	var spec backend.Spec
+	if (o.Command == "") == (len(o.Argv) == 0) {
+		return spec, fmt.Errorf("%w: give exactly one of command (a shell command line) or argv (program and arguments)", ErrBadArgs)
+	}
+	switch o.Mode {
+	case "":
+		o.Mode = ModePTY
+	case ModePTY, ModePipe:
+	default:
+		return spec, fmt.Errorf("%w: mode must be \"pty\" or \"pipe\", not %q", ErrBadArgs, o.Mode)
+	}
+	if o.Rows == 0 {
+		o.Rows = DefaultRows
+	}
+	if o.Cols == 0 {
+		o.Cols = DefaultCols
+	}
+	if o.Rows < 1 || o.Rows > 1000 || o.Cols < 1 || o.Cols > 1000 {
+		return spec, fmt.Errorf("%w: rows and cols must be between 1 and 1000 (got %dx%d)", ErrBadArgs, o.Rows, o.Cols)
+	}
+	dir, err := resolveCwd(o.Cwd)
+	if err != nil {
+		return spec, err
+	}
+	o.Cwd = dir
+	spec.Dir, spec.Rows, spec.Cols = dir, o.Rows, o.Cols
+	spec.Env = childEnv(o, marker)
+	path := lookupEnv(spec.Env, "PATH")
+	if o.Command != "" {
+		spec.Path, spec.Argv = "/bin/sh", []string{"/bin/sh", "-c", o.Command}
+		first := firstWord(o.Command)
+		if first != "" && plainWord.MatchString(first) && !slices.Contains(shellWords, first) && !strings.Contains(first, "=") {
+			if _, err := lookPath(first, dir, path); err != nil {
+				return spec, err
+			}
+		}
+		return spec, nil
+	}
+	spec.Argv = slices.Clone(o.Argv)
+	if spec.Path, err = lookPath(o.Argv[0], dir, path); err != nil {
+		return spec, err
+	}
+	return spec, nil
+}
+
+func firstWord(cmd string) string {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+func resolveCwd(cwd string) (string, error) {
+	if cwd == "" {
+		return os.Getwd()
+	}
+	if cwd == "~" || strings.HasPrefix(cwd, "~/") {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("%w: cannot expand ~: %v", ErrBadCwd, err)
+		}
+		cwd = filepath.Join(home, cwd[1:])
+	}
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrBadCwd, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("%w: %q does not exist; pass an existing directory", ErrBadCwd, cwd)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%w: %q is not a directory", ErrBadCwd, cwd)
+	}
+	return abs, nil
+}
+
+// lookPath finds name the way execve callers do: a name with a slash is a
+// path (relative to dir), anything else is searched in path.
+func lookPath(name, dir, path string) (string, error) {
+	if strings.Contains(name, "/") {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if err := executable(p); err != nil {
+			return "", fmt.Errorf("%w: %s: %v", ErrCommandNotFound, name, err)
+		}
+		return p, nil
+	}
+	for _, d := range filepath.SplitList(path) {
+		if d == "" {
+			d = "."
+		}
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(dir, d)
+		}
+		p := filepath.Join(d, name)
+		if executable(p) == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %q is not in PATH; check the spelling or pass a full path", ErrCommandNotFound, name)
+}
+
+func executable(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return fmt.Errorf("no such file")
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("is a directory")
+	}
+	if fi.Mode()&0o111 == 0 {
+		return fmt.Errorf("not executable (permission bits %v)", fi.Mode().Perm())
+	}
+	return nil
+}
+
+// childEnv builds the child's environment: agentty's own, then
+// non-interactive defaults, then the caller's overrides, then the marker
+// that lets agentty find every descendant later.
+func childEnv(o *StartOptions, marker string) []string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	env["PAGER"], env["GIT_PAGER"] = "cat", "cat"
+	if o.Mode == ModePTY {
+		env["TERM"] = "xterm-256color"
+	} else {
+		env["TERM"] = "dumb"
+		// Without a terminal Python block-buffers stdout, which hides a
+		// REPL's replies; agents expect to see output as it is printed.
+		env["PYTHONUNBUFFERED"] = "1"
+	}
+	delete(env, "COLUMNS")
+	delete(env, "LINES")
+	for k, v := range o.Env {
+		env[k] = v
+	}
+	k, v, _ := strings.Cut(marker, "=")
+	env[k] = v
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, k+"="+env[k])
+	}
+	return out
+}
+
+func lookupEnv(env []string, key string) string {
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,157 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/keys"
+)
+
+// MaxInputBytes caps the input of one call.
+const MaxInputBytes = 1 << 20
+
+// Input is what an agent types: text, then named keys, then Enter; EOF ends
+// the input (closes stdin in pipe mode, sends the terminal's EOF key on a PTY).
+type Input struct {
+	Text  string
+	Keys  []string
+	Enter bool
+	EOF   bool
+}
+
+// op is one step of delivering input: bytes, a signal, or closing stdin.
+type op struct {
+	data  string
+	sig   syscall.Signal
+	close bool
+}
+
+// pipeKeys are keys a terminal would turn into signals or end of input;
+// with plain pipes agentty does what the terminal would have done.
+var pipeKeys = map[string]op{
+	"\x03": {sig: syscall.SIGINT},
+	"\x1c": {sig: syscall.SIGQUIT},
+	"\x1a": {sig: syscall.SIGTSTP},
+	"\x04": {close: true},
+}
+
+func (s *Session) plan(in Input) ([]op, int, error) {
+	var ops []op
+	var buf strings.Builder
+	total := 0
+	flush := func() {
+		if buf.Len() > 0 {
+			ops = append(ops, op{data: buf.String()})
+			total += buf.Len()
+			buf.Reset()
+		}
+	}
+	buf.WriteString(in.Text)
+	for _, k := range in.Keys {
+		b, err := keys.Bytes(k)
+		if err != nil {
+			return nil, 0, fmt.Errorf("%w: %v", ErrBadArgs, err)
+		}
+		if s.Mode == ModePipe {
+			if o, ok := pipeKeys[b]; ok {
+				flush()
+				ops = append(ops, o)
+				continue
+			}
+		}
+		buf.WriteString(b)
+	}
+	if in.Enter {
+		if s.Mode == ModePipe {
+			buf.WriteByte('\n')
+		} else {
+			buf.WriteByte('\r')
+		}
+	}
+	if in.EOF && s.Mode == ModePTY {
+		buf.WriteByte(0x04) // VEOF: at the start of a line it ends the program's input
+	}
+	flush()
+	if in.EOF && s.Mode == ModePipe {
+		ops = append(ops, op{close: true})
+	}
+	if total > MaxInputBytes {
+		return nil, 0, fmt.Errorf("%w: input is %d bytes; send at most %d per call, or write a file and have the program read it", ErrBadArgs, total, MaxInputBytes)
+	}
+	if len(ops) == 0 {
+		return nil, 0, fmt.Errorf("%w: nothing to send; give text, keys, enter or stdin_eof", ErrBadArgs)
+	}
+	return ops, total, nil
+}
+
+// Send delivers input, giving up at deadline if the program stops reading.
+// It returns how many bytes were written.
+func (s *Session) Send(in Input, deadline time.Time) (int, error) {
+	if isDone(s.done) {
+		return 0, s.exitedErr()
+	}
+	ops, _, err := s.plan(in)
+	if err != nil {
+		return 0, err
+	}
+	s.touch()
+	if s.Mode == ModePTY {
+		if p, err := s.proc.Inspect(); err == nil {
+			s.mu.Lock()
+			s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
+			s.mu.Unlock()
+		}
+	}
+	written := 0
+	for _, o := range ops {
+		switch {
+		case o.sig != 0:
+			if err := unix.Kill(-s.PID(), o.sig); err != nil && !errors.Is(err, unix.ESRCH) {
+				return written, fmt.Errorf("signal %v to process group %d: %w", o.sig, s.PID(), err)
+			}
+		case o.close:
+			if err := s.proc.CloseStdin(); err != nil {
+				return written, fmt.Errorf("close stdin: %w", err)
+			}
+		default:
+			n, err := s.proc.Write([]byte(o.data), deadline)
+			written += n
+			if err != nil {
+				return written, s.writeErr(err, written, len(o.data))
+			}
+		}
+	}
+	return written, nil
+}
+
+func (s *Session) writeErr(err error, written, want int) error {
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%w: wrote %d of %d bytes before the deadline; the program is busy or not reading stdin (read its output, or send keys ctrl+c)", ErrInputStalled, written, want)
+	case errors.Is(err, backend.ErrStdinClosed):
+		return fmt.Errorf("%w: stdin of session %s was closed with stdin_eof; no more input can be sent", ErrBadArgs, s.ID)
+	case isDone(s.done) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.EIO):
+		return s.exitedErr()
+	}
+	return fmt.Errorf("write input: %w", err)
+}
+
+func (s *Session) exitedErr() error {
+	st := s.Status()
+	how := "exited"
+	if st != nil {
+		if st.Signal != "" {
+			how = "was killed by " + st.Signal
+		} else {
+			how = fmt.Sprintf("exited with code %d", st.Code)
+		}
+	}
+	return fmt.Errorf("%w: session %s %s; its output is still readable with read_output", ErrExited, s.ID, how)
+}

@@ -1,0 +1,196 @@
+// Session lifecycle.
+//
+// Design: a Session owns one backend.Process and one outlog.Log. The
+// process's pumps append to the log; the session's exit goroutine (owned by
+// the Manager's WaitGroup) waits for the root process, lets the pumps drain
+// the last output, records the exit status under mu and closes done. Waiters
+// select on log.Changed(), done, their deadline and their ctx; nothing here
+// ever blocks the pumps.
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/inputwait"
+	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/proctree"
+)
+
+// drainGrace bounds how long exit waits for the last output after the root
+// process is gone; descendants that keep the terminal open can hold it
+// forever, and their output keeps flowing into the log regardless.
+const drainGrace = 250 * time.Millisecond
+
+// ExitStatus is how a process ended.
+type ExitStatus struct {
+	Code   int    // exit code; -1 when killed by a signal
+	Signal string // signal name ("SIGKILL") when killed by a signal
+}
+
+// Session is one started program and its output.
+type Session struct {
+	ID      string
+	Name    string
+	Command string   // shell command line, or argv joined for display
+	Argv    []string // what was executed
+	Mode    Mode
+	Cwd     string
+	EnvKeys []string // keys the caller set (values are not kept)
+	Started time.Time
+
+	proc   backend.Process
+	log    outlog.Log
+	marker string // AGENTTY_SESSION=<instance>/<id>
+	mgr    *Manager
+
+	done chan struct{} // closed once the exit status is known
+
+	mu         sync.Mutex
+	status     *ExitStatus        // guarded by mu; set once before done closes
+	exitedAt   time.Time          // guarded by mu
+	drained    bool               // guarded by mu; output reached EOF after exit
+	closed     bool               // guarded by mu; process resources released
+	readers    map[int]*reader    // guarded by mu
+	nextReader int                // guarded by mu
+	lastUse    time.Time          // guarded by mu; last read or input
+	gate       inputGate          // guarded by mu; see send.go
+	expire     *time.Timer        // guarded by mu; TTL removal after exit
+	lastProbe  inputwait.Probe    // guarded by mu; newest observation, for Info
+	probeErr   error              // guarded by mu
+}
+
+// PID is the root process id.
+func (s *Session) PID() int { return s.proc.PID() }
+
+// Done is closed when the process has exited and its output was collected.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// Log exposes the session's output log.
+func (s *Session) Log() outlog.Log { return s.log }
+
+// Status returns the exit status, or nil while running.
+func (s *Session) Status() *ExitStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
+
+// exitLoop is owned by the Manager (its WaitGroup): it waits for the root
+// process, collects the last output, and publishes the status.
+func (s *Session) exitLoop() {
+	ps, err := s.proc.Wait()
+	s.mgr.reaped(s.PID())
+	st := exitStatus(ps, err)
+	drained := false
+	t := time.NewTimer(drainGrace)
+	select {
+	case <-s.proc.Drained():
+		drained = true
+	case <-t.C:
+	}
+	t.Stop()
+	s.mu.Lock()
+	s.status = &st
+	s.exitedAt = time.Now()
+	s.drained = drained
+	s.mu.Unlock()
+	if drained {
+		s.log.CloseWrite()
+		s.release()
+	}
+	close(s.done)
+	s.mgr.exited(s)
+}
+
+func exitStatus(ps *os.ProcessState, err error) ExitStatus {
+	if ps == nil {
+		return ExitStatus{Code: -1, Signal: fmt.Sprint(err)}
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ExitStatus{Code: -1, Signal: signalName(ws.Signal())}
+	}
+	return ExitStatus{Code: ps.ExitCode()}
+}
+
+func signalName(sig syscall.Signal) string {
+	if n := unixSignalName(sig); n != "" {
+		return n
+	}
+	return fmt.Sprintf("signal %d", int(sig))
+}
+
+// release closes the process's descriptors once, after which the session is
+// a record: its log stays readable.
+func (s *Session) release() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.mu.Unlock()
+	s.proc.Close()
+}
+
+// Terminate ends the whole process tree: SIGTERM to every process group and
+// descendant, SIGKILL after grace (at once when grace is 0). It returns once
+// the root has exited. Idempotent: on an exited session it sweeps stray
+// descendants and returns the recorded status.
+func (s *Session) Terminate(ctx context.Context, grace time.Duration) (ExitStatus, error) {
+	if _, err := proctree.Terminate(ctx, s.PID(), s.marker, grace); err != nil {
+		return ExitStatus{}, fmt.Errorf("terminate %s: %w", s.ID, err)
+	}
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		return ExitStatus{}, ctx.Err()
+	}
+	// The tree is dead, so nobody can still hold the output open.
+	s.log.CloseWrite()
+	s.release()
+	return *s.Status(), nil
+}
+
+// State reports running, awaiting_input, awaiting_password or exited, from
+// the kernel (see inputwait).
+func (s *Session) State() (string, inputwait.Probe) {
+	select {
+	case <-s.done:
+		return "exited", inputwait.Probe{}
+	default:
+	}
+	p, err := s.proc.Inspect()
+	s.mu.Lock()
+	s.lastProbe, s.probeErr = p, err
+	s.mu.Unlock()
+	if err != nil {
+		return string(inputwait.Running), p
+	}
+	return string(p.State), p
+}
+
+func (s *Session) touch() {
+	s.mu.Lock()
+	s.lastUse = time.Now()
+	s.mu.Unlock()
+}
+
+// Resize changes a PTY session's terminal size.
+func (s *Session) Resize(rows, cols int) error {
+	if s.Mode != ModePTY {
+		return fmt.Errorf("%w: session %s runs with pipes; resize_pty needs a session started with mode=pty", ErrNotPTY, s.ID)
+	}
+	if rows < 1 || rows > 1000 || cols < 1 || cols > 1000 {
+		return fmt.Errorf("%w: rows and cols must be between 1 and 1000 (got %dx%d)", ErrBadArgs, rows, cols)
+	}
+	if isDone(s.done) {
+		return s.exitedErr()
+	}
+	return s.proc.Resize(rows, cols)
+}

@@ -1,0 +1,252 @@
+package session
+
+// Waiting for the right moment.
+//
+// A wait returns the moment one of these holds: the until regex matched the
+// new output; the program waits for input (decided from the kernel by
+// inputwait, never from the text); the process exited and its last output was
+// collected; output settled for settle_ms; the deadline passed. It sleeps on
+// log.Changed(), done, ctx and one timer; the only periodic work is asking
+// the kernel about input, which is debounced while output streams and backs
+// off exponentially while the program is busy and silent.
+
+import (
+	"context"
+	"regexp"
+	"time"
+
+	"github.com/agentty/agentty/internal/inputwait"
+	"github.com/agentty/agentty/internal/outlog"
+)
+
+// Reason says why a wait returned.
+type Reason string
+
+// Reasons.
+const (
+	ReasonMatched   Reason = "matched"
+	ReasonAwaiting  Reason = "awaiting_input"
+	ReasonExited    Reason = "exited"
+	ReasonSettled   Reason = "settled"
+	ReasonTimeout   Reason = "timeout"
+	ReasonNoWait    Reason = "no_wait"
+	ReasonCancelled Reason = "cancelled"
+)
+
+// MaxWait caps every wait: MCP clients cut calls at about 60 s.
+const MaxWait = 60 * time.Second
+
+const (
+	// minProbe is how long output must pause before the kernel is asked;
+	// while output streams faster than this nobody can be waiting for input.
+	minProbe = 250 * time.Microsecond
+	// maxProbe bounds the back-off while a program is busy and silent.
+	maxProbe = 50 * time.Millisecond
+	// ptyConfirm: a PTY moves a program's last write to the master through
+	// a kernel work queue, so "blocked on input" is confirmed once more after
+	// this gap with no new output before it counts. Pipes need no confirm.
+	ptyConfirm = 2 * time.Millisecond
+	// gateGrace: after input is sent, a blocked reader whose scheduling
+	// counters did not move has not seen the input yet; past this grace it
+	// evidently did not need to wake (a partial line to a canonical reader).
+	gateGrace = 50 * time.Millisecond
+)
+
+// WaitOptions say what to wait for; the zero value does not wait.
+type WaitOptions struct {
+	Timeout time.Duration
+	Until   *regexp.Regexp
+	Settle  time.Duration
+	Raw     bool          // match until against raw bytes instead of clean text
+	Streams outlog.Stream // pipe mode: which streams count for until
+}
+
+// WaitResult tells why a wait ended and what the program was doing.
+type WaitResult struct {
+	Reason  Reason
+	Match   string
+	State   string // running, awaiting_input, awaiting_password, exited
+	Detail  string // how the state was decided
+	Elapsed time.Duration
+}
+
+// inputGate remembers the program's scheduling fingerprint from just before
+// agentty wrote input, so the stale "blocked on input" of that moment is not
+// mistaken for the program asking again.
+type inputGate struct {
+	active bool
+	fp     uint64
+	at     time.Time
+}
+
+// awaiting probes the kernel and applies the input gate.
+func (s *Session) awaiting(now time.Time) (inputwait.Probe, bool) {
+	p, err := s.proc.Inspect()
+	if err != nil || p.State == inputwait.Running {
+		return p, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gate.active {
+		if p.Fingerprint == s.gate.fp && now.Sub(s.gate.at) < gateGrace {
+			return p, false
+		}
+		s.gate.active = false
+	}
+	return p, true
+}
+
+// Wait blocks until the condition in o, starting from cursor from (the
+// reader's position, so "new output" means output the caller has not read).
+func (s *Session) Wait(ctx context.Context, from int64, o WaitOptions) WaitResult {
+	start := time.Now()
+	res := s.wait(ctx, from, o, start)
+	res.Elapsed = time.Since(start)
+	if res.State == "" {
+		st, p := s.State()
+		res.State, res.Detail = st, p.Detail
+	}
+	return res
+}
+
+func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start time.Time) WaitResult {
+	if o.Streams == 0 {
+		o.Streams = outlog.Both
+	}
+	o.Timeout = min(o.Timeout, MaxWait)
+	var m *matcher
+	if o.Until != nil {
+		m = &matcher{re: o.Until, raw: o.Raw, mask: o.Streams, off: from}
+	}
+	st := s.log.Stats()
+	if m != nil {
+		if txt, ok := m.feed(s, st.Closed); ok {
+			return WaitResult{Reason: ReasonMatched, Match: txt}
+		}
+	}
+	if o.Timeout <= 0 {
+		return WaitResult{Reason: ReasonNoWait}
+	}
+	deadline := start.Add(o.Timeout)
+	lastEnd := st.End
+	sawNew := st.End > from
+	lastOut := start
+	if sawNew && st.LastWrite > 0 {
+		lastOut = time.Unix(0, st.LastWrite)
+	}
+	probeAt, probeDelay := start, minProbe
+	var confirm struct {
+		on  bool
+		fp  uint64
+		end int64
+	}
+	timer := time.NewTimer(o.Timeout)
+	defer timer.Stop()
+	for {
+		changed := s.log.Changed()
+		st = s.log.Stats()
+		now := time.Now()
+		if st.End != lastEnd {
+			lastEnd, sawNew, lastOut = st.End, true, now
+			probeAt, probeDelay, confirm.on = now.Add(minProbe), minProbe, false
+		}
+		exited := isDone(s.done)
+		if m != nil {
+			if txt, ok := m.feed(s, exited && st.Closed); ok {
+				return WaitResult{Reason: ReasonMatched, Match: txt}
+			}
+		}
+		if exited {
+			return WaitResult{Reason: ReasonExited, State: "exited"}
+		}
+		if !now.Before(probeAt) {
+			p, ok := s.awaiting(now)
+			switch {
+			case ok && s.proc.Quiet() && (s.Mode == ModePipe || confirm.on && confirm.fp == p.Fingerprint && confirm.end == st.End):
+				return WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
+			case ok:
+				confirm.on, confirm.fp, confirm.end = true, p.Fingerprint, st.End
+				probeAt = now.Add(ptyConfirm)
+			default:
+				confirm.on = false
+				probeAt = now.Add(probeDelay)
+				probeDelay = min(probeDelay*2, maxProbe)
+			}
+		}
+		next := probeAt
+		if o.Settle > 0 && sawNew {
+			settleAt := lastOut.Add(o.Settle)
+			if !now.Before(settleAt) {
+				return WaitResult{Reason: ReasonSettled}
+			}
+			next = earliest(next, settleAt)
+		}
+		if !now.Before(deadline) {
+			return WaitResult{Reason: ReasonTimeout}
+		}
+		next = earliest(next, deadline)
+		timer.Reset(next.Sub(now))
+		select {
+		case <-changed:
+		case <-s.done:
+		case <-timer.C:
+		case <-ctx.Done():
+			return WaitResult{Reason: ReasonCancelled}
+		}
+	}
+}
+
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func isDone(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// matcher runs the until regex over new output incrementally: each feed
+// cleans only bytes it has not seen, and searches the new text plus an
+// overlap so matches that span two chunks are found.
+type matcher struct {
+	re      *regexp.Regexp
+	raw     bool
+	mask    outlog.Stream
+	off     int64  // next raw offset to clean
+	text    []byte // clean text window
+	scanned int    // text before scanned-overlap was already searched
+}
+
+const (
+	matchOverlap = 4 << 10  // a match may start this far before new text
+	matchWindow  = 1 << 20  // text kept for matching
+	feedChunk    = 4 << 20  // raw bytes cleaned per feed
+)
+
+func (m *matcher) feed(s *Session, final bool) (string, bool) {
+	sl := s.log.Read(m.off, -1, feedChunk, m.mask)
+	if len(sl.Data) == 0 && sl.From == m.off {
+		return "", false
+	}
+	t, n := clean(sl.Data, final && sl.EOF, m.raw)
+	m.off = s.absAt(sl.From, m.mask, n)
+	m.text = append(m.text, t...)
+	from := max(0, m.scanned-matchOverlap)
+	if loc := m.re.FindIndex(m.text[from:]); loc != nil {
+		return string(m.text[from+loc[0] : from+loc[1]]), true
+	}
+	m.scanned = len(m.text)
+	if len(m.text) > matchWindow {
+		drop := len(m.text) - matchOverlap
+		m.text = append(m.text[:0], m.text[drop:]...)
+		m.scanned -= drop
+	}
+	return "", false
+}

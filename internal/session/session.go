@@ -52,17 +52,17 @@ type Session struct {
 	done chan struct{} // closed once the exit status is known
 
 	mu         sync.Mutex
-	status     *ExitStatus        // guarded by mu; set once before done closes
-	exitedAt   time.Time          // guarded by mu
-	drained    bool               // guarded by mu; output reached EOF after exit
-	closed     bool               // guarded by mu; process resources released
-	readers    map[int]*reader    // guarded by mu
-	nextReader int                // guarded by mu
-	lastUse    time.Time          // guarded by mu; last read or input
-	gate       inputGate          // guarded by mu; see send.go
-	expire     *time.Timer        // guarded by mu; TTL removal after exit
-	lastProbe  inputwait.Probe    // guarded by mu; newest observation, for Info
-	probeErr   error              // guarded by mu
+	status     *ExitStatus     // guarded by mu; set once before done closes
+	exitedAt   time.Time       // guarded by mu
+	drained    bool            // guarded by mu; output reached EOF after exit
+	closed     bool            // guarded by mu; process resources released
+	readers    map[int]*reader // guarded by mu
+	nextReader int             // guarded by mu
+	lastUse    time.Time       // guarded by mu; last read or input
+	gate       inputGate       // guarded by mu; see send.go
+	expire     *time.Timer     // guarded by mu; TTL removal after exit
+	lastProbe  inputwait.Probe // guarded by mu; newest observation, for Info
+	probeErr   error           // guarded by mu
 }
 
 // PID is the root process id.

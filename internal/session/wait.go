@@ -225,9 +225,9 @@ type matcher struct {
 }
 
 const (
-	matchOverlap = 4 << 10  // a match may start this far before new text
-	matchWindow  = 1 << 20  // text kept for matching
-	feedChunk    = 4 << 20  // raw bytes cleaned per feed
+	matchOverlap = 4 << 10 // a match may start this far before new text
+	matchWindow  = 1 << 20 // text kept for matching
+	feedChunk    = 4 << 20 // raw bytes cleaned per feed
 )
 
 func (m *matcher) feed(s *Session, final bool) (string, bool) {

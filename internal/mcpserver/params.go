@@ -12,7 +12,7 @@ import (
 // WaitParams are the wait parameters every reading tool takes.
 type WaitParams struct {
 	TimeoutMs *int   `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms for this call, held even while output keeps arriving; 0 = do not wait; capped at 60000"`
-	Until     string `json:"until,omitempty" jsonschema:"RE2 regex over the new (ANSI-stripped) output; the call returns as soon as it matches"`
+	Until     string `json:"until,omitempty" jsonschema:"RE2 regex over the new (ANSI-stripped) output, ^ and $ matching at line ends; the call returns as soon as it matches"`
 	SettleMs  *int   `json:"settle_ms,omitempty" jsonschema:"return once new output has been quiet for this many ms; 0 = off"`
 }
 
@@ -49,7 +49,8 @@ func (w WaitParams) options(d waitDefaults) (session.WaitOptions, error) {
 		o.Settle = time.Duration(*w.SettleMs) * time.Millisecond
 	}
 	if w.Until != "" {
-		re, err := regexp.Compile(w.Until)
+		// Agents think in lines: ^ and $ match at line boundaries.
+		re, err := regexp.Compile("(?m)" + w.Until)
 		if err != nil {
 			return o, fmt.Errorf("%w: until is not a valid RE2 regex: %v (escape literal characters like \\( \\[ \\$ \\?)", session.ErrBadArgs, err)
 		}

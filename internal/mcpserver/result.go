@@ -40,7 +40,10 @@ func readResult(s *session.Session, r session.Result) ReadResult {
 	}
 	if om := r.Output.Omitted; om != nil {
 		head, tail := out.Output[:r.Output.Cut], out.Output[r.Output.Cut:]
-		out.Output = head + fmt.Sprintf("\n[... %d lines (%d bytes) omitted; read_output cursor=%d overflow=page shows them ...]\n", om.Lines, om.Bytes, om.From) + tail
+		if head != "" && !strings.HasSuffix(head, "\n") {
+			head += "\n"
+		}
+		out.Output = head + fmt.Sprintf("[... %d lines (%d bytes) omitted; read_output cursor=%d overflow=page shows them ...]\n", om.Lines, om.Bytes, om.From) + tail
 	}
 	if st := s.Status(); st != nil && (r.Wait.State == "exited" || out.State == "exited") {
 		out.State = "exited"

@@ -5,7 +5,6 @@ package backend
 
 import (
 	"errors"
-	"os"
 	"time"
 
 	"github.com/agentty/agentty/internal/inputwait"
@@ -56,8 +55,9 @@ type Process interface {
 	Quiet() bool
 	// Drained is closed once every output stream reached end of file.
 	Drained() <-chan struct{}
-	// Wait blocks until the root process exits and returns its state.
-	Wait() (*os.ProcessState, error)
+	// Wait blocks until the root process exits, reaps it and says how it
+	// ended. Call it once.
+	Wait() (Exit, error)
 	// Close stops the pumps and releases every descriptor. Safe to call twice.
 	Close() error
 }

@@ -15,6 +15,7 @@ import (
 // stdin can be closed to signal end of input, and nothing is a terminal.
 type pipeProcess struct {
 	cmd   *exec.Cmd
+	pid   int // cmd.Process.Pid, kept: Release clears it
 	pumps [2]*pump
 	done  chan struct{} // closed when both pumps finished
 
@@ -54,6 +55,7 @@ func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
 		closeAll(inW, outR, errR)
 		return nil, err
 	}
+	p.pid = p.cmd.Process.Pid
 	for i, f := range []*os.File{outR, errR} {
 		s := []outlog.Stream{outlog.Stdout, outlog.Stderr}[i]
 		if p.pumps[i], err = newPump(f, s, sink); err != nil {
@@ -79,7 +81,7 @@ func closeAll(fs ...*os.File) {
 	}
 }
 
-func (p *pipeProcess) PID() int     { return p.cmd.Process.Pid }
+func (p *pipeProcess) PID() int     { return p.pid }
 func (p *pipeProcess) Kind() string { return "pipe" }
 
 func (p *pipeProcess) Write(b []byte, deadline time.Time) (int, error) {
@@ -122,13 +124,7 @@ func (p *pipeProcess) Quiet() bool { return p.pumps[0].quiet() && p.pumps[1].qui
 
 func (p *pipeProcess) Drained() <-chan struct{} { return p.done }
 
-func (p *pipeProcess) Wait() (*os.ProcessState, error) {
-	err := p.cmd.Wait()
-	if p.cmd.ProcessState != nil {
-		return p.cmd.ProcessState, nil
-	}
-	return nil, err
-}
+func (p *pipeProcess) Wait() (Exit, error) { return waitExit(p.cmd.Process) }
 
 func (p *pipeProcess) Close() error {
 	p.closeOnce.Do(func() {

@@ -20,6 +20,7 @@ import (
 // the master as one stream.
 type ptyProcess struct {
 	cmd    *exec.Cmd
+	pid    int      // cmd.Process.Pid, kept: Release clears it
 	master *os.File // pollable, non-blocking
 	rc     syscall.RawConn
 	rdev   uint64 // slave device number, for input-wait detection
@@ -76,6 +77,7 @@ func StartPTY(spec Spec, start func(func()), sink Sink) (Process, error) {
 		master.Close()
 		return nil, err
 	}
+	p.pid = p.cmd.Process.Pid
 	if p.pump, err = newPump(master, outlog.Stdout, sink); err != nil {
 		p.killAndClose()
 		return nil, err
@@ -99,7 +101,7 @@ func pollable(f *os.File) (*os.File, error) {
 	return os.NewFile(uintptr(fd), "/dev/ptmx"), nil
 }
 
-func (p *ptyProcess) PID() int     { return p.cmd.Process.Pid }
+func (p *ptyProcess) PID() int     { return p.pid }
 func (p *ptyProcess) Kind() string { return "pty" }
 
 func (p *ptyProcess) Write(b []byte, deadline time.Time) (int, error) {
@@ -143,13 +145,7 @@ func (p *ptyProcess) Inspect() (inputwait.Probe, error) {
 func (p *ptyProcess) Quiet() bool              { return p.pump.quiet() }
 func (p *ptyProcess) Drained() <-chan struct{} { return p.pump.done }
 
-func (p *ptyProcess) Wait() (*os.ProcessState, error) {
-	err := p.cmd.Wait()
-	if p.cmd.ProcessState != nil {
-		return p.cmd.ProcessState, nil
-	}
-	return nil, err
-}
+func (p *ptyProcess) Wait() (Exit, error) { return waitExit(p.cmd.Process) }
 
 func (p *ptyProcess) killAndClose() {
 	_ = p.cmd.Process.Kill()

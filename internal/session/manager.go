@@ -183,19 +183,29 @@ func (m *Manager) exited(s *Session) {
 	s.mu.Unlock()
 }
 
-// Get finds a session by id or name.
+// Get finds a session by id, or by name when exactly one session has it.
 func (m *Manager) Get(id string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if s, ok := m.sessions[id]; ok {
 		return s, nil
 	}
+	var named []string
+	var found *Session
 	for _, s := range m.sessions {
 		if s.Name == id && id != "" {
-			return s, nil
+			named = append(named, s.ID)
+			found = s
 		}
 	}
-	return nil, fmt.Errorf("%w: %q; call list_sessions to see the ids (exited sessions are removed after %v or by delete_session)", ErrSessionNotFound, id, m.cfg.ExitedTTL)
+	switch len(named) {
+	case 1:
+		return found, nil
+	case 0:
+		return nil, fmt.Errorf("%w: %q; call list_sessions to see the ids (exited sessions are removed after %v or by delete_session)", ErrSessionNotFound, id, m.cfg.ExitedTTL)
+	}
+	slices.Sort(named)
+	return nil, fmt.Errorf("%w: name %q is shared by sessions %s; use the session id", ErrBadArgs, id, strings.Join(named, ", "))
 }
 
 // List returns every session, oldest first.

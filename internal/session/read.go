@@ -77,8 +77,8 @@ type Output struct {
 // readAt reads from cursor from (fromLine: newlines before it, or -1).
 func (s *Session) readAt(from, fromLine int64, o ReadOptions) Output {
 	o.normalize()
-	end := s.log.Stats().End
-	closed := s.log.Stats().Closed
+	st := s.log.Stats()
+	end, closed := st.End, st.Closed
 	sl := s.log.Read(from, fromLine, o.MaxBytes, o.Streams)
 	out := Output{From: sl.From, LostBytes: sl.LostBytes, LostLines: sl.LostLines}
 	head, next := sl.Data, sl.Next

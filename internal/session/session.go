@@ -11,7 +11,6 @@ package session
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -84,9 +83,15 @@ func (s *Session) Status() *ExitStatus {
 // exitLoop is owned by the Manager (its WaitGroup): it waits for the root
 // process, collects the last output, and publishes the status.
 func (s *Session) exitLoop() {
-	ps, err := s.proc.Wait()
+	ex, err := s.proc.Wait()
 	s.mgr.reaped(s.PID())
-	st := exitStatus(ps, err)
+	if err != nil {
+		s.mgr.log.Warn("wait failed", "session", s.ID, "err", err)
+	}
+	st := ExitStatus{Code: ex.Code}
+	if ex.Signal != 0 {
+		st.Signal = signalName(ex.Signal)
+	}
 	drained := false
 	t := time.NewTimer(drainGrace)
 	select {
@@ -106,16 +111,6 @@ func (s *Session) exitLoop() {
 	}
 	close(s.done)
 	s.mgr.exited(s)
-}
-
-func exitStatus(ps *os.ProcessState, err error) ExitStatus {
-	if ps == nil {
-		return ExitStatus{Code: -1, Signal: fmt.Sprint(err)}
-	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return ExitStatus{Code: -1, Signal: signalName(ws.Signal())}
-	}
-	return ExitStatus{Code: ps.ExitCode()}
 }
 
 func signalName(sig syscall.Signal) string {
@@ -158,18 +153,13 @@ func (s *Session) Terminate(ctx context.Context, grace time.Duration) (ExitStatu
 }
 
 // State reports running, awaiting_input, awaiting_password or exited, from
-// the kernel (see inputwait).
+// the kernel (see inputwait), with the same input gate waits use.
 func (s *Session) State() (string, inputwait.Probe) {
-	select {
-	case <-s.done:
+	if isDone(s.done) {
 		return "exited", inputwait.Probe{}
-	default:
 	}
-	p, err := s.proc.Inspect()
-	s.mu.Lock()
-	s.lastProbe, s.probeErr = p, err
-	s.mu.Unlock()
-	if err != nil {
+	p, ok := s.awaiting(time.Now())
+	if !ok {
 		return string(inputwait.Running), p
 	}
 	return string(p.State), p

@@ -27,6 +27,9 @@ type Spec struct {
 	Env  []string // full child environment
 	Rows int      // PTY rows (PTY only)
 	Cols int      // PTY columns (PTY only)
+	// MergeStderr gives a pipe child one pipe for stdout and stderr, so
+	// their relative order is exact (pipe only).
+	MergeStderr bool
 }
 
 // Sink receives output chunks. It is called from the pump goroutine and must
@@ -50,8 +53,9 @@ type Process interface {
 	Size() (rows, cols int)
 	// Inspect asks the kernel whether the program waits for input.
 	Inspect() (inputwait.Probe, error)
-	// Quiet reports that no output is waiting in the kernel or in flight
-	// inside the pump, so everything the program wrote so far is in the log.
+	// Quiet reports that everything the program wrote before the call is in
+	// the log: nothing waits in the kernel or is in flight inside the pump.
+	// Output it finds on the way is appended, and it reports false.
 	Quiet() bool
 	// Drained is closed once every output stream reached end of file.
 	Drained() <-chan struct{}

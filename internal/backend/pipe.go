@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -11,13 +12,15 @@ import (
 	"github.com/agentty/agentty/internal/outlog"
 )
 
-// pipeProcess runs a program with plain pipes: stdout and stderr stay apart,
-// stdin can be closed to signal end of input, and nothing is a terminal.
+// pipeProcess runs a program with plain pipes: stdout and stderr stay apart
+// (unless merged), stdin can be closed to signal end of input, and nothing is
+// a terminal.
 type pipeProcess struct {
 	cmd   *exec.Cmd
-	pid   int // cmd.Process.Pid, kept: Release clears it
-	pumps [2]*pump
-	done  chan struct{} // closed when both pumps finished
+	pid   int           // cmd.Process.Pid, kept: Release clears it
+	pumps []*pump       // stdout, then stderr unless merged
+	done  chan struct{} // closed when every pump finished
+	left  atomic.Int32  // pumps still running
 
 	wmu   sync.Mutex   // serializes writes
 	inMu  sync.RWMutex // guards stdin; readers may use the descriptor
@@ -27,21 +30,34 @@ type pipeProcess struct {
 }
 
 // StartPipe starts spec with pipes for stdin, stdout and stderr, in its own
-// process group.
+// process group. With spec.MergeStderr the child's stderr is its stdout pipe,
+// which keeps the exact order of the two at the cost of telling them apart.
 func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
-	inR, inW, err := os.Pipe()
+	var opened []*os.File
+	pipe := func() (*os.File, *os.File, error) {
+		r, w, err := os.Pipe()
+		opened = append(opened, r, w)
+		return r, w, err
+	}
+	inR, inW, err := pipe()
 	if err != nil {
+		closeAll(opened...)
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := pipe()
 	if err != nil {
-		closeAll(inR, inW)
+		closeAll(opened...)
 		return nil, err
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		closeAll(inR, inW, outR, outW)
-		return nil, err
+	readers := []*os.File{outR}
+	errW := outW
+	if !spec.MergeStderr {
+		var errR *os.File
+		if errR, errW, err = pipe(); err != nil {
+			closeAll(opened...)
+			return nil, err
+		}
+		readers = append(readers, errR)
 	}
 	p := &pipeProcess{stdin: inW, done: make(chan struct{})}
 	p.cmd = &exec.Cmd{
@@ -50,28 +66,35 @@ func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	}
 	start(func() { err = p.cmd.Start() })
-	closeAll(inR, outW, errW) // the child holds its ends now
+	closeAll(inR, outW) // the child holds its ends now
+	if errW != outW {
+		errW.Close()
+	}
 	if err != nil {
-		closeAll(inW, outR, errR)
+		closeAll(append(readers, inW)...)
 		return nil, err
 	}
 	p.pid = p.cmd.Process.Pid
-	for i, f := range []*os.File{outR, errR} {
-		s := []outlog.Stream{outlog.Stdout, outlog.Stderr}[i]
-		if p.pumps[i], err = newPump(f, s, sink); err != nil {
-			closeAll(inW, outR, errR)
+	streams := []outlog.Stream{outlog.Stdout, outlog.Stderr}
+	for i, f := range readers {
+		pu, err := newPump(f, streams[i], sink)
+		if err != nil {
+			closeAll(append(readers, inW)...)
 			_ = p.cmd.Process.Kill()
 			_, _ = p.cmd.Process.Wait()
 			return nil, err
 		}
+		p.pumps = append(p.pumps, pu)
 	}
-	go p.pumps[0].run()
-	go p.pumps[1].run()
-	go func() {
-		<-p.pumps[0].done
-		<-p.pumps[1].done
-		close(p.done)
-	}()
+	p.left.Store(int32(len(p.pumps)))
+	for _, pu := range p.pumps {
+		go func() {
+			pu.run()
+			if p.left.Add(-1) == 0 {
+				close(p.done)
+			}
+		}()
+	}
 	return p, nil
 }
 
@@ -120,7 +143,13 @@ func (p *pipeProcess) Inspect() (inputwait.Probe, error) {
 	return inputwait.Inspect(inputwait.Target{Root: p.PID(), Stdin: p.stdin})
 }
 
-func (p *pipeProcess) Quiet() bool { return p.pumps[0].quiet() && p.pumps[1].quiet() }
+func (p *pipeProcess) Quiet() bool {
+	quiet := true
+	for _, pu := range p.pumps {
+		quiet = pu.quiet() && quiet // ask every pump: each may append what it finds
+	}
+	return quiet
+}
 
 func (p *pipeProcess) Drained() <-chan struct{} { return p.done }
 
@@ -129,8 +158,9 @@ func (p *pipeProcess) Wait() (Exit, error) { return waitExit(p.cmd.Process) }
 func (p *pipeProcess) Close() error {
 	p.closeOnce.Do(func() {
 		_ = p.CloseStdin()
-		p.pumps[0].f.Close()
-		p.pumps[1].f.Close()
+		for _, pu := range p.pumps {
+			pu.f.Close()
+		}
 		<-p.done
 	})
 	return nil

@@ -67,7 +67,12 @@ func (p *pump) run() {
 	}
 }
 
-// quiet reports whether nothing is readable and nothing is in flight.
+// quiet reports whether everything the program wrote before this call is
+// in the log. It reads the descriptor once, non-blocking, under the pump's
+// lock: for a PTY master that read first waits for the kernel's pending
+// flip-buffer work (n_tty_read flushes it before answering EAGAIN), so bytes
+// still travelling from the slave are caught too. Bytes it finds go to the
+// sink like any others, and it reports false.
 func (p *pump) quiet() bool {
 	select {
 	case <-p.done:
@@ -76,9 +81,14 @@ func (p *pump) quiet() bool {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	pending := 0
+	n := 0
 	err := p.rc.Control(func(fd uintptr) {
-		pending, _ = unix.IoctlGetInt(int(fd), unix.TIOCINQ)
+		bp := bufPool.Get().(*[]byte)
+		defer bufPool.Put(bp)
+		n, _ = unix.Read(int(fd), *bp)
+		if n > 0 {
+			p.sink(p.stream, (*bp)[:n])
+		}
 	})
-	return err != nil || pending == 0
+	return err != nil || n <= 0
 }

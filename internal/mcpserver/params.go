@@ -22,7 +22,7 @@ type ReadParams struct {
 	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"most lines to return (default unlimited)"`
 	Overflow  string `json:"overflow,omitempty" jsonschema:"when output exceeds the limits: head_tail (default; keep the first and last part and report the omitted middle) or page (return the first part; read again to continue)"`
 	StripANSI *bool  `json:"strip_ansi,omitempty" jsonschema:"remove escape sequences and collapse carriage-return redraws (default true)"`
-	Stream    string `json:"stream,omitempty" jsonschema:"pipe mode: stdout, stderr or both (default; true interleaved order)"`
+	Stream    string `json:"stream,omitempty" jsonschema:"pipe mode: stdout, stderr or both (default: in the order agentty read them; writes to the two pipes microseconds apart can swap — start with merge_stderr for exact order)"`
 }
 
 // defaults of the wait parameters per tool.

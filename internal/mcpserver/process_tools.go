@@ -13,14 +13,15 @@ import (
 
 // StartInput are start_process's arguments.
 type StartInput struct {
-	Command string            `json:"command,omitempty" jsonschema:"shell command line, run by /bin/sh -c"`
-	Argv    []string          `json:"argv,omitempty" jsonschema:"program and arguments, executed directly without a shell"`
-	Mode    string            `json:"mode,omitempty" jsonschema:"pty (default: a real terminal) or pipe (plain pipes; stdout and stderr kept apart)"`
-	Cwd     string            `json:"cwd,omitempty" jsonschema:"working directory (default: the server's)"`
-	Env     map[string]string `json:"env,omitempty" jsonschema:"environment variables to set or override"`
-	Rows    int               `json:"rows,omitempty" jsonschema:"terminal rows 1-1000 (default 40)"`
-	Cols    int               `json:"cols,omitempty" jsonschema:"terminal columns 1-1000 (default 120)"`
-	Name    string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
+	Command     string            `json:"command,omitempty" jsonschema:"shell command line, run by /bin/sh -c"`
+	Argv        []string          `json:"argv,omitempty" jsonschema:"program and arguments, executed directly without a shell"`
+	Mode        string            `json:"mode,omitempty" jsonschema:"pty (default: a real terminal) or pipe (plain pipes; stdout and stderr kept apart)"`
+	MergeStderr bool              `json:"merge_stderr,omitempty" jsonschema:"pipe mode: send stderr into the stdout pipe, keeping their exact order (stream filtering then sees one stream)"`
+	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory (default: the server's)"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables to set or override"`
+	Rows        int               `json:"rows,omitempty" jsonschema:"terminal rows 1-1000 (default 40)"`
+	Cols        int               `json:"cols,omitempty" jsonschema:"terminal columns 1-1000 (default 120)"`
+	Name        string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
 	WaitParams
 	ReadParams
 }
@@ -47,7 +48,7 @@ func (t *tools) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in Sta
 	if err != nil {
 		return StartResult{}, err
 	}
-	s, err := t.mgr.Start(session.StartOptions{Command: in.Command, Argv: in.Argv, Mode: session.Mode(in.Mode),
+	s, err := t.mgr.Start(session.StartOptions{Command: in.Command, Argv: in.Argv, Mode: session.Mode(in.Mode), MergeStderr: in.MergeStderr,
 		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name})
 	if err != nil {
 		return StartResult{}, err

@@ -15,7 +15,7 @@ func TestPythonREPL_RoundTrips(t *testing.T) {
 		t.Fatalf("start: reason=%s state=%s output=%q", r.Reason, r.State, r.Output)
 	}
 	if r.Output != ">>> " {
-		t.Fatalf("start output = %q, want the prompt", r.Output)
+		t.Fatalf("start output = %q, want the prompt (detail %q, elapsed %vms)", r.Output, r.StateDetail, r.ElapsedMs)
 	}
 	for i := range 20 {
 		var s SendResult
@@ -95,5 +95,25 @@ print("bye")`
 				t.Fatalf("stream %s: %q", tc.stream, rr.Output)
 			}
 		})
+	}
+}
+
+func TestPipeMode_MergedStderrKeepsOrder(t *testing.T) {
+	c := newClient(t, session.Config{})
+	// python -i writes results to stdout and prompts to stderr in separate
+	// writes; one merged pipe keeps their order exact.
+	r := c.start(map[string]any{"argv": []string{"python3", "-i", "-q"}, "mode": "pipe", "merge_stderr": true})
+	if r.Output != ">>> " || r.State != "awaiting_input" {
+		t.Fatalf("start: %q %s", r.Output, r.State)
+	}
+	for i := range 30 {
+		var s SendResult
+		c.call("send_input", map[string]any{"session_id": r.SessionID, "text": fmt.Sprintf("print(%d*7)", i), "enter": true}, &s)
+		if want := fmt.Sprintf("%d\n>>> ", i*7); s.Output != want {
+			t.Fatalf("round trip %d: %q, want %q", i, s.Output, want)
+		}
+	}
+	if msg := c.toolError("start_process", map[string]any{"argv": []string{"cat"}, "merge_stderr": true}); !strings.Contains(msg, "merge_stderr applies to mode=pipe") {
+		t.Fatalf("merge on pty: %s", msg)
 	}
 }

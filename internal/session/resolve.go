@@ -26,11 +26,14 @@ type StartOptions struct {
 	Command string
 	Argv    []string
 	Mode    Mode // "" means PTY
-	Cwd     string
-	Env     map[string]string
-	Rows    int // 0 means DefaultRows
-	Cols    int // 0 means DefaultCols
-	Name    string
+	// MergeStderr (pipe mode) sends stderr into the stdout pipe: exact
+	// relative order, no separation.
+	MergeStderr bool
+	Cwd         string
+	Env         map[string]string
+	Rows        int // 0 means DefaultRows
+	Cols        int // 0 means DefaultCols
+	Name        string
 }
 
 // Default terminal size: wide enough that agents rarely see wrapped lines.
@@ -78,7 +81,10 @@ func resolve(o *StartOptions, marker string) (backend.Spec, error) {
 		return spec, err
 	}
 	o.Cwd = dir
-	spec.Dir, spec.Rows, spec.Cols = dir, o.Rows, o.Cols
+	if o.MergeStderr && o.Mode != ModePipe {
+		return spec, fmt.Errorf("%w: merge_stderr applies to mode=pipe (a PTY already merges them)", ErrBadArgs)
+	}
+	spec.Dir, spec.Rows, spec.Cols, spec.MergeStderr = dir, o.Rows, o.Cols, o.MergeStderr
 	spec.Env = childEnv(o, marker)
 	path := lookupEnv(spec.Env, "PATH")
 	if o.Command != "" {

@@ -42,10 +42,6 @@ const (
 	minProbe = 250 * time.Microsecond
 	// maxProbe bounds the back-off while a program is busy and silent.
 	maxProbe = 50 * time.Millisecond
-	// ptyConfirm: a PTY moves a program's last write to the master through
-	// a kernel work queue, so "blocked on input" is confirmed once more after
-	// this gap with no new output before it counts. Pipes need no confirm.
-	ptyConfirm = 2 * time.Millisecond
 	// gateGrace: after input is sent, a blocked reader whose scheduling
 	// counters did not move has not seen the input yet; past this grace it
 	// evidently did not need to wake (a partial line to a canonical reader).
@@ -135,11 +131,6 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 		lastOut = time.Unix(0, st.LastWrite)
 	}
 	probeAt, probeDelay := start, minProbe
-	var confirm struct {
-		on  bool
-		fp  uint64
-		end int64
-	}
 	timer := time.NewTimer(o.Timeout)
 	defer timer.Stop()
 	for {
@@ -148,7 +139,7 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 		now := time.Now()
 		if st.End != lastEnd {
 			lastEnd, sawNew, lastOut = st.End, true, now
-			probeAt, probeDelay, confirm.on = now.Add(minProbe), minProbe, false
+			probeAt, probeDelay = now.Add(minProbe), minProbe
 		}
 		exited := isDone(s.done)
 		if m != nil {
@@ -160,18 +151,13 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			return WaitResult{Reason: ReasonExited, State: "exited"}
 		}
 		if !now.Before(probeAt) {
-			p, ok := s.awaiting(now)
-			switch {
-			case ok && s.proc.Quiet() && (s.Mode == ModePipe || confirm.on && confirm.fp == p.Fingerprint && confirm.end == st.End):
+			// Blocked on input first, then quiet: the block happened after
+			// the program's last write, so the quiet check covers that write.
+			if p, ok := s.awaiting(now); ok && s.proc.Quiet() {
 				return WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
-			case ok:
-				confirm.on, confirm.fp, confirm.end = true, p.Fingerprint, st.End
-				probeAt = now.Add(ptyConfirm)
-			default:
-				confirm.on = false
-				probeAt = now.Add(probeDelay)
-				probeDelay = min(probeDelay*2, maxProbe)
 			}
+			probeAt = now.Add(probeDelay)
+			probeDelay = min(probeDelay*2, maxProbe)
 		}
 		next := probeAt
 		if o.Settle > 0 && sawNew {

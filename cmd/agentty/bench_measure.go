@@ -1,0 +1,423 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// benchLatency summarises a set of timings in milliseconds.
+type benchLatency struct {
+	Count    int     `json:"count"`
+	MedianMs float64 `json:"median_ms"`
+	P95Ms    float64 `json:"p95_ms"`
+	P99Ms    float64 `json:"p99_ms"`
+	MinMs    float64 `json:"min_ms"`
+	MaxMs    float64 `json:"max_ms"`
+}
+
+func summarizeLatency(ds []time.Duration) benchLatency {
+	if len(ds) == 0 {
+		return benchLatency{}
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	// Nearest rank: the smallest sample with at least p of the samples at
+	// or below it, so p99 of 200 samples is the 198th, a value really seen.
+	rank := func(p float64) float64 {
+		i := max(int(math.Ceil(p*float64(len(s))))-1, 0)
+		return benchMs(s[i])
+	}
+	return benchLatency{Count: len(s), MedianMs: rank(0.5), P95Ms: rank(0.95), P99Ms: rank(0.99), MinMs: benchMs(s[0]), MaxMs: benchMs(s[len(s)-1])}
+}
+
+func benchMs(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+// benchServer launches "agentty serve" over stdio like connectSelf, but
+// also returns the server's *exec.Cmd so its memory can be read from /proc.
+func benchServer(ctx context.Context, extra ...string) (*mcp.ClientSession, *exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd := exec.Command(exe, append([]string{"serve", "-log-level", "warn"}, extra...)...)
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "agentty-bench", Version: version}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cs, cmd, nil
+}
+
+// benchColdStart times launching "agentty serve" until its tools/list
+// answer arrives: what a client waits for before it can use any tool.
+func benchColdStart(ctx context.Context, runs int) (benchLatency, error) {
+	var ds []time.Duration
+	for range runs {
+		t0 := time.Now()
+		cs, _, err := benchServer(ctx)
+		if err != nil {
+			return benchLatency{}, err
+		}
+		tl, err := cs.ListTools(ctx, nil)
+		d := time.Since(t0)
+		cs.Close()
+		if err != nil {
+			return benchLatency{}, err
+		}
+		if len(tl.Tools) == 0 {
+			return benchLatency{}, errors.New("tools/list returned no tools")
+		}
+		ds = append(ds, d)
+	}
+	return summarizeLatency(ds), nil
+}
+
+// benchMemory reads the server's resident memory idle and with n idle
+// sessions, then terminates the sessions.
+func benchMemory(ctx context.Context, n int) (memBench, error) {
+	m := memBench{Sessions: n}
+	cs, cmd, err := benchServer(ctx, "-max-sessions", strconv.Itoa(n+8))
+	if err != nil {
+		return m, err
+	}
+	defer cs.Close()
+	pid := cmd.Process.Pid
+	if m.IdleKiB, err = benchRSSKiB(pid); err != nil {
+		return m, err
+	}
+	ids := make([]string, 0, n)
+	for range n {
+		var r struct {
+			SessionID string `json:"session_id"`
+		}
+		args := map[string]any{"argv": []string{"cat"}, "mode": "pty", "timeout_ms": 0}
+		if _, err := call(ctx, cs, "start_process", args, &r); err != nil {
+			return m, err
+		}
+		ids = append(ids, r.SessionID)
+	}
+	if m.LoadedKiB, err = benchRSSKiB(pid); err != nil {
+		return m, err
+	}
+	m.PerSessionKiB = float64(m.LoadedKiB-m.IdleKiB) / float64(n)
+	for _, id := range ids {
+		var info struct {
+			State string `json:"state"`
+		}
+		if _, err := call(ctx, cs, "terminate_process", map[string]any{"session_id": id, "grace_ms": 1000}, &info); err != nil {
+			return m, err
+		}
+		if info.State != "exited" {
+			return m, fmt.Errorf("session %s is %s after terminate_process, want exited", id, info.State)
+		}
+	}
+	return m, nil
+}
+
+// benchRSSKiB reads VmRSS of a process.
+func benchRSSKiB(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			return strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+}
+
+// benchREPL measures send_input round trips through agentty in PTY and pipe
+// mode, and the same exchange directly on a PTY for reference.
+func benchREPL(ctx context.Context, n int) (replBench, error) {
+	var r replBench
+	cs, _, err := benchServer(ctx)
+	if err != nil {
+		return r, err
+	}
+	defer cs.Close()
+
+	// PTY: the reply must be exactly the value and the next prompt; the
+	// echo of the typed line is left out by send_input.
+	ds, bad, err := agenttyRoundTrips(ctx, cs, n, "pty", []string{"python3", "-q"}, func(out, v string) bool {
+		return out == v+"\n>>> "
+	})
+	if err != nil {
+		return r, fmt.Errorf("pty: %w", err)
+	}
+	r.PTY, r.Mismatches = summarizeLatency(ds), bad
+	// Pipe: python -i writes the prompt to stderr and the value to stdout
+	// in separate writes; merge_stderr gives them one pipe, so the reply is
+	// exactly the value and the prompt, in order.
+	ds, bad, err = agenttyRoundTrips(ctx, cs, n, "pipe", []string{"python3", "-i", "-q"}, func(out, v string) bool {
+		return out == v+"\n>>> "
+	})
+	if err != nil {
+		return r, fmt.Errorf("pipe: %w", err)
+	}
+	r.Pipe, r.Mismatches = summarizeLatency(ds), r.Mismatches+bad
+
+	ds, bad, err = directPTYRoundTrips(n, 60*time.Second)
+	if err != nil {
+		return r, fmt.Errorf("direct pty: %w", err)
+	}
+	r.Direct, r.Mismatches = summarizeLatency(ds), r.Mismatches+bad
+	r.OverheadMedianMs = r.PTY.MedianMs - r.Direct.MedianMs
+	r.OverheadP95Ms = r.PTY.P95Ms - r.Direct.P95Ms
+	return r, nil
+}
+
+// agenttyRoundTrips starts argv in mode and times n send_input calls of
+// "print(i*7)", counting replies that ok rejects.
+func agenttyRoundTrips(ctx context.Context, cs *mcp.ClientSession, n int, mode string, argv []string, ok func(out, want string) bool) ([]time.Duration, int, error) {
+	var st struct {
+		SessionID string `json:"session_id"`
+		Reason    string `json:"reason"`
+	}
+	if _, err := call(ctx, cs, "start_process", map[string]any{"argv": argv, "mode": mode, "merge_stderr": mode == "pipe"}, &st); err != nil {
+		return nil, 0, err
+	}
+	if st.Reason != "awaiting_input" {
+		return nil, 0, fmt.Errorf("start_process returned %q, want awaiting_input", st.Reason)
+	}
+	defer call(ctx, cs, "delete_session", map[string]any{"session_id": st.SessionID}, nil)
+	defer call(ctx, cs, "terminate_process", map[string]any{"session_id": st.SessionID, "force": true}, nil)
+	ds := make([]time.Duration, 0, n)
+	bad := 0
+	for i := 1; i <= n; i++ {
+		var r struct {
+			Output string `json:"output"`
+		}
+		args := map[string]any{"session_id": st.SessionID, "text": fmt.Sprintf("print(%d*7)", i), "enter": true}
+		t0 := time.Now()
+		_, err := call(ctx, cs, "send_input", args, &r)
+		d := time.Since(t0)
+		if err != nil {
+			return nil, 0, err
+		}
+		ds = append(ds, d)
+		if !ok(r.Output, strconv.Itoa(i*7)) {
+			if bad == 0 {
+				fmt.Fprintf(os.Stderr, "bench: %s reply %d: got %q, want %d\n", mode, i, r.Output, i*7)
+			}
+			bad++
+		}
+	}
+	return ds, bad, nil
+}
+
+// directPTYRoundTrips does the same exchange on a PTY without agentty: write
+// the line, read until the next prompt. It is the floor agentty's latency
+// is compared against: python's own work plus the kernel's PTY.
+func directPTYRoundTrips(n int, limit time.Duration) ([]time.Duration, int, error) {
+	cmd := exec.Command("python3", "-q")
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		return nil, 0, err
+	}
+	// Killing python ends a blocked read with EIO, so a reply that never
+	// comes cannot hang the bench.
+	watchdog := time.AfterFunc(limit, func() { _ = cmd.Process.Kill() })
+	defer func() {
+		watchdog.Stop()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		f.Close()
+	}()
+	buf, chunk := make([]byte, 0, 4096), make([]byte, 4096)
+	prompt := []byte(">>> ")
+	readPrompt := func() error {
+		for !bytes.HasSuffix(buf, prompt) {
+			k, err := f.Read(chunk)
+			buf = append(buf, chunk[:k]...)
+			if err != nil {
+				return fmt.Errorf("read after %q: %w", buf, err)
+			}
+		}
+		return nil
+	}
+	if err := readPrompt(); err != nil {
+		return nil, 0, err
+	}
+	ds := make([]time.Duration, 0, n)
+	bad := 0
+	for i := 1; i <= n; i++ {
+		buf = buf[:0]
+		line := fmt.Sprintf("print(%d*7)\n", i)
+		t0 := time.Now()
+		if _, err := io.WriteString(f, line); err != nil {
+			return nil, 0, err
+		}
+		if err := readPrompt(); err != nil {
+			return nil, 0, err
+		}
+		ds = append(ds, time.Since(t0))
+		// The echo ends the first line, so the value is on its own line.
+		if !bytes.Contains(buf, []byte("\n"+strconv.Itoa(i*7)+"\r\n")) {
+			if bad == 0 {
+				fmt.Fprintf(os.Stderr, "bench: direct pty reply %d: got %q, want %d\n", i, buf, i*7)
+			}
+			bad++
+		}
+	}
+	return ds, bad, nil
+}
+
+// ingestLine is what the ingest pipeline repeats: 37 bytes with the newline.
+const ingestLine = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+func ingestPipeline(size int64) string {
+	return fmt.Sprintf("yes %s | head -c %d", ingestLine, size)
+}
+
+// benchIngest measures how fast agentty takes in output in pipe and PTY
+// mode, and how fast the same pipeline runs with no agentty at all.
+func benchIngest(ctx context.Context, size int64) ([]ingestResult, error) {
+	var out []ingestResult
+	for _, mode := range []string{"pipe", "pty"} {
+		// A PTY's output processing (onlcr) adds a \r before every \n.
+		want := size
+		if mode == "pty" {
+			want += size / int64(len(ingestLine)+1)
+		}
+		in, err := agenttyIngest(ctx, mode, size, want)
+		if err != nil {
+			return out, fmt.Errorf("%s: %w", mode, err)
+		}
+		out = append(out, in)
+	}
+	raw := exec.CommandContext(ctx, "sh", "-c", ingestPipeline(size)+" >/dev/null")
+	t0 := time.Now()
+	if err := raw.Run(); err != nil {
+		return out, fmt.Errorf("raw pipeline: %w", err)
+	}
+	out = append(out, ingestRate("program alone, to /dev/null", size, 0, time.Since(t0)))
+
+	in, err := directPTYIngest(size, size+size/int64(len(ingestLine)+1), time.Minute)
+	if err != nil {
+		return out, fmt.Errorf("raw pipeline on a pty: %w", err)
+	}
+	out = append(out, in)
+
+	// The same pipeline read through a pipe by this process: the floor for
+	// any server that reads a child's output.
+	var cw benchCounter
+	raw = exec.CommandContext(ctx, "sh", "-c", ingestPipeline(size))
+	raw.Stdout = &cw
+	t0 = time.Now()
+	if err := raw.Run(); err != nil {
+		return out, fmt.Errorf("raw pipeline: %w", err)
+	}
+	d := time.Since(t0)
+	if cw.n != size {
+		return out, fmt.Errorf("raw pipeline wrote %d bytes, want %d", cw.n, size)
+	}
+	out = append(out, ingestRate("program alone, read through a pipe", size, cw.n, d))
+	return out, nil
+}
+
+type benchCounter struct{ n int64 }
+
+func (c *benchCounter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+func ingestRate(name string, size, counted int64, d time.Duration) ingestResult {
+	return ingestResult{Name: name, Bytes: size, Counted: counted, Seconds: d.Seconds(), MBps: float64(size) / 1e6 / d.Seconds()}
+}
+
+// agenttyIngest runs the pipeline as a session and times it from
+// start_process until read_output reports the session exited; the server
+// reports exited only after the last output was collected, and the byte
+// count is checked against what the program wrote.
+func agenttyIngest(ctx context.Context, mode string, size, want int64) (ingestResult, error) {
+	cs, _, err := benchServer(ctx)
+	if err != nil {
+		return ingestResult{}, err
+	}
+	defer cs.Close()
+	var st struct {
+		SessionID string `json:"session_id"`
+	}
+	t0 := time.Now()
+	if _, err := call(ctx, cs, "start_process", map[string]any{"command": ingestPipeline(size), "mode": mode, "timeout_ms": 0}, &st); err != nil {
+		return ingestResult{}, err
+	}
+	for {
+		var r struct {
+			State  string `json:"state"`
+			Reason string `json:"reason"`
+		}
+		// One byte per call: the bench measures ingest, not transfer to the client.
+		args := map[string]any{"session_id": st.SessionID, "timeout_ms": 60000, "settle_ms": 0, "max_bytes": 1, "overflow": "page"}
+		if _, err := call(ctx, cs, "read_output", args, &r); err != nil {
+			return ingestResult{}, err
+		}
+		if r.State == "exited" {
+			break
+		}
+		if r.Reason != "timeout" {
+			return ingestResult{}, fmt.Errorf("read_output returned %q in state %s, want exited or timeout", r.Reason, r.State)
+		}
+	}
+	d := time.Since(t0)
+	var info struct {
+		Bytes    int64 `json:"bytes"`
+		ExitCode *int  `json:"exit_code"`
+	}
+	if _, err := call(ctx, cs, "get_session_info", map[string]any{"session_id": st.SessionID}, &info); err != nil {
+		return ingestResult{}, err
+	}
+	if info.Bytes != want {
+		return ingestResult{}, fmt.Errorf("session counted %d bytes, want %d", info.Bytes, want)
+	}
+	if info.ExitCode == nil || *info.ExitCode != 0 {
+		return ingestResult{}, fmt.Errorf("pipeline did not exit 0: %v", info.ExitCode)
+	}
+	return ingestRate("agentty "+mode+" mode", size, info.Bytes, d), nil
+}
+
+// directPTYIngest reads the pipeline's output from a PTY master in this
+// process: the kernel's PTY throughput, the floor for agentty's PTY mode.
+func directPTYIngest(size, want int64, limit time.Duration) (ingestResult, error) {
+	cmd := exec.Command("sh", "-c", ingestPipeline(size))
+	t0 := time.Now()
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	if err != nil {
+		return ingestResult{}, err
+	}
+	// pty.Start makes the shell a session leader, so its pid is the process
+	// group of the whole pipeline; killing it ends the read below.
+	watchdog := time.AfterFunc(limit, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	var cw benchCounter
+	_, err = io.Copy(&cw, f)
+	d := time.Since(t0)
+	watchdog.Stop()
+	werr := cmd.Wait()
+	f.Close()
+	// EIO is how a PTY master reports that every slave end was closed.
+	if err != nil && !errors.Is(err, syscall.EIO) {
+		return ingestResult{}, err
+	}
+	if werr != nil {
+		return ingestResult{}, werr
+	}
+	if cw.n != want {
+		return ingestResult{}, fmt.Errorf("read %d bytes from the pty, want %d", cw.n, want)
+	}
+	return ingestRate("program alone, read through a pty", size, cw.n, d), nil
+}

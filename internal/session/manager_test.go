@@ -1,0 +1,111 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+func read(t *testing.T, s *Session, c Cursor, w WaitOptions) Result {
+	t.Helper()
+	r, err := s.Read(context.Background(), c, w, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestManager_LimitsAndTTL(t *testing.T) {
+	m := NewManager(Config{MaxSessions: 2, ExitedTTL: 50 * time.Millisecond})
+	defer m.Close()
+	a, err := m.Start(StartOptions{Command: "exit 0", Mode: ModePipe, Name: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Start(StartOptions{Argv: []string{"sleep", "30"}, Name: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Start(StartOptions{Command: "true"}); !errors.Is(err, ErrTooManySessions) {
+		t.Fatalf("third session: %v", err)
+	}
+	if s, err := m.Get("b"); err != nil || s.Name != "b" {
+		t.Fatalf("by name: %v", err)
+	}
+	if err := m.Delete("b"); !errors.Is(err, ErrRunning) {
+		t.Fatalf("delete running: %v", err)
+	}
+	<-a.Done()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := m.Get(a.ID); errors.Is(err, ErrSessionNotFound) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("exited session not expired after its TTL")
+		}
+		time.Sleep(5 * time.Millisecond) // polling the registry: the expiry timer has no event to wait on
+	}
+}
+
+func TestManager_CloseKillsEverything(t *testing.T) {
+	m := NewManager(Config{KillGrace: 100 * time.Millisecond})
+	var pids []int
+	for _, mode := range []Mode{ModePTY, ModePipe} {
+		s, err := m.Start(StartOptions{Command: "trap '' TERM; sleep 1000 & wait", Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pids = append(pids, s.PID())
+	}
+	m.Close()
+	for _, pid := range pids {
+		if err := unix.Kill(pid, 0); err == nil {
+			t.Fatalf("pid %d survived Close", pid)
+		}
+	}
+	if _, err := m.Start(StartOptions{Command: "true"}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("start after close: %v", err)
+	}
+}
+
+func TestSession_ReadersAndPipeSignals(t *testing.T) {
+	m := NewManager(Config{})
+	defer m.Close()
+	prog := "import sys\ntry:\n    sys.stdin.readline()\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n    sys.exit(7)"
+	s, err := m.Start(StartOptions{Argv: []string{"python3", "-c", prog}, Mode: ModePipe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := read(t, s, Cursor{}, WaitOptions{Timeout: 20 * time.Second})
+	if r.Wait.Reason != ReasonAwaiting {
+		t.Fatalf("start: %s", r.Wait.Reason)
+	}
+	late := s.RegisterReader(true)
+	if _, err := s.Send(Input{Keys: []string{"ctrl+c"}}, time.Now().Add(5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	r = read(t, s, Cursor{}, WaitOptions{Timeout: 20 * time.Second})
+	if r.Wait.Reason != ReasonExited || r.Output.Text != "interrupted\n" || s.Status().Code != 7 {
+		t.Fatalf("ctrl+c in pipe mode: %s %q %+v", r.Wait.Reason, r.Output.Text, s.Status())
+	}
+	r = read(t, s, Cursor{Reader: late}, WaitOptions{})
+	if r.Output.Text != "interrupted\n" {
+		t.Fatalf("second reader: %q", r.Output.Text)
+	}
+	if again := read(t, s, Cursor{Reader: late}, WaitOptions{}); again.Output.Text != "" {
+		t.Fatalf("second read repeats output: %q", again.Output.Text)
+	}
+	if err := s.UnregisterReader(late); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Read(context.Background(), Cursor{Reader: late}, WaitOptions{}, ReadOptions{}); !errors.Is(err, ErrReaderNotFound) {
+		t.Fatalf("read unregistered: %v", err)
+	}
+	if _, err := s.Send(Input{Text: "x"}, time.Now().Add(time.Second)); !errors.Is(err, ErrExited) || !strings.Contains(err.Error(), "exited with code 7") {
+		t.Fatalf("send to exited: %v", err)
+	}
+}

@@ -20,7 +20,7 @@ type WaitParams struct {
 type ReadParams struct {
 	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"most output bytes to return (default 65536, cap 8388608)"`
 	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"most lines to return (default unlimited)"`
-	Overflow  string `json:"overflow,omitempty" jsonschema:"when output exceeds the limits: head_tail (default; keep the first and last part and report the omitted middle) or page (return the first part; read again to continue)"`
+	Overflow  string `json:"overflow,omitempty" jsonschema:"when output exceeds the limits: head_tail (default; keep the first and last part and report the omitted middle), tail (keep only the newest part, e.g. the last max_lines lines of a log) or page (return the first part; read again to continue)"`
 	StripANSI *bool  `json:"strip_ansi,omitempty" jsonschema:"remove escape sequences and collapse carriage-return redraws (default true)"`
 	Stream    string `json:"stream,omitempty" jsonschema:"pipe mode: stdout, stderr or both (default: in the order agentty read them; writes to the two pipes microseconds apart can swap — start with merge_stderr for exact order)"`
 }
@@ -68,9 +68,9 @@ func (r ReadParams) options() (session.ReadOptions, error) {
 		return o, fmt.Errorf("%w: max_lines must be >= 0", session.ErrBadArgs)
 	}
 	switch r.Overflow {
-	case "", session.OverflowHeadTail, session.OverflowPage:
+	case "", session.OverflowHeadTail, session.OverflowPage, session.OverflowTail:
 	default:
-		return o, fmt.Errorf("%w: overflow must be head_tail or page, not %q", session.ErrBadArgs, r.Overflow)
+		return o, fmt.Errorf("%w: overflow must be head_tail, tail or page, not %q", session.ErrBadArgs, r.Overflow)
 	}
 	o.Raw = r.StripANSI != nil && !*r.StripANSI
 	s, ok := outlog.ParseStream(r.Stream)

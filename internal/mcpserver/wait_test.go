@@ -111,6 +111,15 @@ func TestRead_TruncationAndCursors(t *testing.T) {
 	if !strings.HasPrefix(rr.Output, "1\n2\n[... 9996 lines (48879 bytes) omitted") || !strings.HasSuffix(rr.Output, "...]\n9999\n10000\n") || rr.Omitted.Lines != 9996 {
 		t.Fatalf("max_lines head_tail: %q", rr.Output)
 	}
+	// tail: only the newest lines, like a log tail.
+	c.call("read_output", map[string]any{"session_id": r.SessionID, "since_line": 0, "max_lines": 3, "overflow": "tail", "timeout_ms": 0}, &rr)
+	if rr.Output != "[... 9997 lines (48878 bytes) omitted; read_output cursor=0 overflow=page shows them ...]\n9998\n9999\n10000\n" || rr.Cursor != 48894 {
+		t.Fatalf("tail by lines: %q cursor=%d", rr.Output, rr.Cursor)
+	}
+	c.call("read_output", map[string]any{"session_id": r.SessionID, "cursor": 0, "max_bytes": 14, "overflow": "tail", "timeout_ms": 0}, &rr)
+	if !strings.HasSuffix(rr.Output, "...]\n9999\n10000\n") || rr.Omitted.To != 48883 {
+		t.Fatalf("tail by bytes: %q %+v", rr.Output, rr.Omitted)
+	}
 }
 
 func TestRead_CleanText(t *testing.T) {

@@ -18,6 +18,7 @@ const (
 const (
 	OverflowHeadTail = "head_tail" // keep the first and last part, report the middle
 	OverflowPage     = "page"      // return the first part, continue from the cursor
+	OverflowTail     = "tail"      // keep only the newest part, report what was skipped
 )
 
 // maxHeldBack bounds how much an unfinished escape sequence may hold back.
@@ -85,11 +86,16 @@ func (s *Session) readAt(from, fromLine int64, o ReadOptions) Output {
 	var tail []byte
 	var tailFrom int64 = -1
 	overflow := next < end && len(s.log.Read(next, -1, 1, o.Streams).Data) > 0
-	if overflow && o.Overflow == OverflowHeadTail {
-		// More than the limit is new: keep the head and the newest part.
+	if overflow && o.Overflow != OverflowPage {
+		// More than the limit is new: keep the head (head_tail) and the
+		// newest part.
 		half := o.MaxBytes / 2
-		head = cutAtLastNewline(head[:min(half, len(head))])
-		tailFrom = max(end-int64(half), sl.From+int64(len(head)))
+		if o.Overflow == OverflowTail {
+			head = head[:0]
+		} else {
+			head = cutAtLastNewline(head[:min(half, len(head))])
+		}
+		tailFrom = max(end-int64(o.MaxBytes-len(head)), sl.From+int64(len(head)))
 		ts := s.log.Read(tailFrom, -1, 0, o.Streams)
 		tail = ts.Data
 		if i := bytes.IndexByte(tail, '\n'); i >= 0 && i+1 < len(tail) {
@@ -142,9 +148,9 @@ func (s *Session) readAt(from, fromLine int64, o ReadOptions) Output {
 
 // limitLines applies MaxLines to the pieces of a read.
 func (s *Session) limitLines(from int64, head, tail []byte, tailFrom int64, o ReadOptions, more bool) ([]byte, []byte, int64, bool) {
+	h := o.headLines()
 	if tailFrom >= 0 {
-		h := o.MaxLines / 2
-		head = firstLines(head, max(h, 1))
+		head = firstLines(head, h)
 		if skip := countNewlines(tail) - (o.MaxLines - h); skip > 0 {
 			cut := afterNthNewline(tail, skip)
 			tailFrom = s.absAt(tailFrom, o.Streams, cut)
@@ -158,14 +164,21 @@ func (s *Session) limitLines(from int64, head, tail []byte, tailFrom int64, o Re
 	if o.Overflow == OverflowPage {
 		return firstLines(head, o.MaxLines), nil, -1, true
 	}
-	h := o.MaxLines / 2
 	t := o.MaxLines - h
 	skip := lineCount(head) - t
 	cut := afterNthNewline(head, skip)
 	if cut >= len(head) {
 		cut = afterNthNewline(head, skip-1)
 	}
-	return firstLines(head, max(h, 1)), head[cut:], s.absAt(from, o.Streams, cut), more
+	return firstLines(head, h), head[cut:], s.absAt(from, o.Streams, cut), more
+}
+
+// headLines is how many of MaxLines go to the head of a cut result.
+func (o *ReadOptions) headLines() int {
+	if o.Overflow == OverflowTail {
+		return 0
+	}
+	return max(o.MaxLines/2, 1)
 }
 
 // absAt maps n bytes into a stream-filtered read starting at from to the

@@ -18,7 +18,7 @@ type WaitParams struct {
 
 // ReadParams shape the output a reading tool returns.
 type ReadParams struct {
-	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"most output bytes to return (default 65536, cap 8388608)"`
+	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"most output bytes to return (default 65536, cap 4194304)"`
 	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"most lines to return (default unlimited)"`
 	Overflow  string `json:"overflow,omitempty" jsonschema:"when output exceeds the limits: head_tail (default; keep the first and last part and report the omitted middle), tail (keep only the newest part, e.g. the last max_lines lines of a log) or page (return the first part; read again to continue)"`
 	StripANSI *bool  `json:"strip_ansi,omitempty" jsonschema:"remove escape sequences and collapse carriage-return redraws (default true)"`

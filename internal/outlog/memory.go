@@ -215,7 +215,7 @@ func (m *Memory) Read(from, fromLine int64, max int, streams Stream) Slice {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := Slice{From: from, End: m.end}
-	if from < m.start {
+	if from < m.start || from == m.start && fromLine >= 0 && fromLine < m.startLine() {
 		s.LostBytes = m.start - from
 		s.LostLines = -1
 		if fromLine >= 0 {

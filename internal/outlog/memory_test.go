@@ -130,3 +130,18 @@ func BenchmarkMemory_Append(b *testing.B) {
 		m.Append(Stdout, chunk)
 	}
 }
+
+func TestMemory_LostLinesAtRetainedStart(t *testing.T) {
+	m := NewMemory(blockSize)
+	line := append(bytes.Repeat([]byte("y"), 99), '\n')
+	for range 3 * blockSize / 100 {
+		m.Append(Stdout, line)
+	}
+	st := m.Stats()
+	// A caller at line 5 whose lines were evicted learns how many it lost
+	// even when it asks from the first retained byte.
+	s := m.Read(st.Start, 5, 0, Both)
+	if s.LostBytes != 0 || s.LostLines != st.StartLine-5 {
+		t.Fatalf("lost %d bytes %d lines, want 0 and %d", s.LostBytes, s.LostLines, st.StartLine-5)
+	}
+}

@@ -11,7 +11,10 @@ import (
 // Output size limits.
 const (
 	DefaultMaxBytes = 64 << 10 // returned per call when the caller names no limit
-	MaxBytesCap     = 8 << 20  // hard cap a caller may ask for
+	// MaxBytesCap is the most a caller may ask for. A reply carries the
+	// output twice (text content and structuredContent), JSON-escaped, and
+	// MCP clients refuse messages over 16 MiB (the Go SDK's line limit).
+	MaxBytesCap = 4 << 20
 )
 
 // Overflow policies for output larger than the limits.

@@ -37,6 +37,9 @@ func (s *Session) Read(ctx context.Context, c Cursor, w WaitOptions, ro ReadOpti
 			return Result{}, fmt.Errorf("%w: cursor must be >= 0 (use a cursor from an earlier result)", ErrBadArgs)
 		}
 		from, line = *c.At, -1
+		if from == 0 {
+			line = 0
+		}
 		if end := s.log.Stats().End; from > end {
 			return Result{}, fmt.Errorf("%w: cursor %d is past the end of the output (%d bytes so far)", ErrBadArgs, from, end)
 		}
@@ -44,7 +47,13 @@ func (s *Session) Read(ctx context.Context, c Cursor, w WaitOptions, ro ReadOpti
 		if *c.SinceLine < 0 {
 			return Result{}, fmt.Errorf("%w: since_line must be >= 0", ErrBadArgs)
 		}
+		// Line 0 is offset 0 even after eviction, so the loss is exact;
+		// a later evicted line maps to the first retained byte and the
+		// loss is counted in lines.
 		from, line = s.log.OffsetAfterLine(*c.SinceLine), *c.SinceLine
+		if *c.SinceLine == 0 {
+			from = 0
+		}
 	}
 	w.Raw, w.Streams = ro.Raw, ro.Streams
 	res := Result{Reader: c.Reader}

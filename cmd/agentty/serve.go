@@ -31,6 +31,10 @@ To see it work without a client, run: %[1]s demo
 Waiting for MCP messages on stdin (Ctrl+C to quit).
 `
 
+// shutdownWait is how long a signal waits for the MCP transport to stop
+// before the sessions are shut down regardless.
+const shutdownWait = 3 * time.Second
+
 func serve(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -53,13 +57,12 @@ func serve(args []string, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
 	if term.IsTerminal(int(os.Stdin.Fd())) {
 		exe, _ := os.Executable()
 		fmt.Fprintf(stderr, connectHelp, exe)
 	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
 
 	// Orphans of our sessions are reparented to us, stay findable, and are reaped here.
 	if err := proctree.SetSubreaper(); err != nil {
@@ -87,7 +90,21 @@ func serve(args []string, stderr io.Writer) int {
 
 	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger})
 	logger.Info("agentty serving MCP on stdio", "version", version, "pid", os.Getpid())
-	err = srv.Run(ctx, &mcp.StdioTransport{})
+	runDone := make(chan error, 1)
+	go func() { runDone <- srv.Run(ctx, &mcp.StdioTransport{}) }()
+	select {
+	case err = <-runDone:
+	case <-ctx.Done():
+		// A client that stopped reading can leave the transport blocked in a
+		// write forever; a signal must still end the server.
+		t := time.NewTimer(shutdownWait)
+		select {
+		case err = <-runDone:
+		case <-t.C:
+			logger.Warn("transport did not stop; shutting down anyway")
+		}
+		t.Stop()
+	}
 	code := 0
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) && ctx.Err() == nil {
 		logger.Error("server stopped", "err", err)

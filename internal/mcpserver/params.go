@@ -25,6 +25,11 @@ type ReadParams struct {
 	Stream    string `json:"stream,omitempty" jsonschema:"pipe mode: stdout, stderr or both (default: in the order agentty read them; writes to the two pipes microseconds apart can swap — start with merge_stderr for exact order)"`
 }
 
+// maxEncodedOutput bounds the JSON-escaped output of one reply: it is sent
+// twice (text and structured content) and clients refuse messages over
+// 16 MiB.
+const maxEncodedOutput = 6 << 20
+
 // defaults of the wait parameters per tool.
 type waitDefaults struct{ timeout, settle time.Duration }
 
@@ -60,7 +65,7 @@ func (w WaitParams) options(d waitDefaults) (session.WaitOptions, error) {
 }
 
 func (r ReadParams) options() (session.ReadOptions, error) {
-	o := session.ReadOptions{MaxBytes: r.MaxBytes, MaxLines: r.MaxLines, Overflow: r.Overflow}
+	o := session.ReadOptions{MaxBytes: r.MaxBytes, MaxLines: r.MaxLines, Overflow: r.Overflow, MaxEncoded: maxEncodedOutput}
 	if r.MaxBytes < 0 || r.MaxBytes > session.MaxBytesCap {
 		return o, fmt.Errorf("%w: max_bytes must be between 1 and %d", session.ErrBadArgs, session.MaxBytesCap)
 	}

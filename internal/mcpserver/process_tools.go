@@ -60,7 +60,7 @@ func (t *tools) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in Sta
 	res := StartResult{PID: s.PID(), Mode: string(s.Mode), Name: s.Name, ReadResult: readResult(s, r)}
 	if st := s.Status(); st != nil && in.Command != "" && (st.Code == 127 || st.Code == 126) {
 		return res, fmt.Errorf("%w: %s exited with code %d right away (126: not executable, 127: not found); output: %s (session %s is kept for read_output)",
-			session.ErrCommandNotFound, in.Command, st.Code, strings.TrimSpace(res.Output), s.ID)
+			session.ErrCommandNotFound, in.Command, st.Code, clip(strings.TrimSpace(res.Output), 2000), s.ID)
 	}
 	return res, nil
 }
@@ -150,4 +150,12 @@ func (t *tools) readOutput(ctx context.Context, _ *mcp.CallToolRequest, in ReadI
 		res.Hint = strings.TrimSpace(res.Hint + " (stream-filtered reads: line numbers count both streams)")
 	}
 	return res, nil
+}
+
+// clip shortens s to at most n bytes for an error message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
 }

@@ -156,3 +156,30 @@ func itoa(i int) string {
 		}
 	}
 }
+
+func TestRead_ReplyStaysUnderMessageLimit(t *testing.T) {
+	c := newClient(t, session.Config{})
+	// 1.5 MiB of NUL bytes escape to 9 MiB of JSON (18 MiB sent twice);
+	// the read shrinks until the reply fits, and paging still delivers every
+	// byte exactly once.
+	const size = 3 << 19
+	r := c.start(map[string]any{"command": "head -c 1572864 /dev/zero", "mode": "pipe", "strip_ansi": false,
+		"max_bytes": size, "overflow": "page", "timeout_ms": 30000, "settle_ms": 0})
+	total, calls := len(r.Output), 1
+	if jsonLen := 6 * len(r.Output); jsonLen > maxEncodedOutput || !r.HasMore {
+		t.Fatalf("first page: %d bytes (json %d), has_more=%v", len(r.Output), jsonLen, r.HasMore)
+	}
+	for r.HasMore || r.Output != "" {
+		var rr ReadResult
+		c.call("read_output", map[string]any{"session_id": r.SessionID, "strip_ansi": false, "max_bytes": size, "overflow": "page", "timeout_ms": 0}, &rr)
+		if strings.Trim(rr.Output, "\x00") != "" {
+			t.Fatal("unexpected bytes")
+		}
+		total += len(rr.Output)
+		calls++
+		r.HasMore, r.Output = rr.HasMore, rr.Output
+	}
+	if total != size || calls < 3 {
+		t.Fatalf("paged %d bytes in %d calls, want %d in at least 3", total, calls, size)
+	}
+}

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/termtext"
@@ -34,6 +35,11 @@ type ReadOptions struct {
 	Overflow string        // OverflowHeadTail (default) or OverflowPage
 	Raw      bool          // keep escape sequences (strip_ansi=false)
 	Streams  outlog.Stream // pipe mode: which streams; 0 means both
+	// MaxEncoded bounds the text's size once JSON-escaped (0: no bound).
+	// Control bytes and HTML characters grow up to six-fold in JSON, so a
+	// read that would not fit is retried with fewer bytes before any
+	// cursor moves.
+	MaxEncoded int
 	// DropEcho is the terminal's expected echo of what was just typed; when
 	// the output starts with exactly this text it is left out, since the
 	// agent knows what it typed.
@@ -78,9 +84,40 @@ type Output struct {
 	EOF       bool  // the process exited and every byte was read
 }
 
-// readAt reads from cursor from (fromLine: newlines before it, or -1).
+// readAt reads from cursor from (fromLine: newlines before it, or -1),
+// shrinking the read until its text fits o.MaxEncoded.
 func (s *Session) readAt(from, fromLine int64, o ReadOptions) Output {
 	o.normalize()
+	for {
+		out := s.readOnce(from, fromLine, o)
+		if o.MaxEncoded <= 0 || o.MaxBytes <= 1024 || jsonLen(out.Text) <= o.MaxEncoded {
+			return out
+		}
+		o.MaxBytes /= 2
+	}
+}
+
+// jsonLen is the length of text as a JSON string body, escaped the way
+// encoding/json does (HTML characters included).
+func jsonLen(text string) int {
+	n := 0
+	for _, r := range text {
+		switch {
+		case r == '"' || r == '\\' || r == '\n' || r == '\t' || r == '\r' || r == '\b' || r == '\f':
+			n += 2
+		case r < 0x20 || r == '<' || r == '>' || r == '&' || r == 0x2028 || r == 0x2029:
+			n += 6
+		case r == utf8.RuneError:
+			n += 6 // invalid bytes are written as \ufffd
+		default:
+			n += utf8.RuneLen(r)
+		}
+	}
+	return n
+}
+
+// readOnce is one read attempt with fixed limits.
+func (s *Session) readOnce(from, fromLine int64, o ReadOptions) Output {
 	st := s.log.Stats()
 	end, closed := st.End, st.Closed
 	sl := s.log.Read(from, fromLine, o.MaxBytes, o.Streams)

@@ -69,7 +69,9 @@ func TestResolve_Spec(t *testing.T) {
 	if !slices.Contains(sp.Env, "TERM=xterm-256color") || o.Rows != DefaultRows || o.Cols != DefaultCols || o.Mode != ModePTY {
 		t.Fatalf("pty defaults: rows=%d cols=%d mode=%s", o.Rows, o.Cols, o.Mode)
 	}
-	if slices.ContainsFunc(sp.Env, func(kv string) bool { return strings.HasPrefix(kv, "DEBIAN_FRONTEND=") && os.Getenv("DEBIAN_FRONTEND") == "" }) {
+	if slices.ContainsFunc(sp.Env, func(kv string) bool {
+		return strings.HasPrefix(kv, "DEBIAN_FRONTEND=") && os.Getenv("DEBIAN_FRONTEND") == ""
+	}) {
 		t.Fatal("DEBIAN_FRONTEND must not be forced")
 	}
 }

@@ -95,25 +95,3 @@ func (c *client) start(args map[string]any) StartResult {
 	c.call("start_process", args, &r)
 	return r
 }
-
-// readAll reads a session with reader until it exited and every byte was
-// read, returning the concatenated output.
-func (c *client) readAll(id string, reader int, extra map[string]any) string {
-	c.t.Helper()
-	var b strings.Builder
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		args := map[string]any{"session_id": id, "reader_id": reader, "timeout_ms": 5000, "settle_ms": 0}
-		for k, v := range extra {
-			args[k] = v
-		}
-		var r ReadResult
-		c.call("read_output", args, &r)
-		b.WriteString(r.Output)
-		if r.State == "exited" && !r.HasMore && r.Output == "" {
-			return b.String()
-		}
-	}
-	c.t.Fatalf("session %s did not finish", id)
-	return ""
-}

@@ -60,8 +60,6 @@ type Session struct {
 	lastUse    time.Time       // guarded by mu; last read or input
 	gate       inputGate       // guarded by mu; see send.go
 	expire     *time.Timer     // guarded by mu; TTL removal after exit
-	lastProbe  inputwait.Probe // guarded by mu; newest observation, for Info
-	probeErr   error           // guarded by mu
 }
 
 // PID is the root process id.

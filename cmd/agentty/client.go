@@ -2,12 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/toolcall"
 )
 
 // connectSelf launches this binary as "agentty serve" and connects an MCP
@@ -23,32 +24,14 @@ func connectSelf(ctx context.Context, extra ...string) (*mcp.ClientSession, erro
 	return client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 }
 
-// call invokes a tool and decodes its structured result into out.
+// call invokes a tool, treating a tool error as an error, and decodes its
+// structured result into out.
 func call(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any, out any) (*mcp.CallToolResult, error) {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		return nil, err
+	res, err := toolcall.Call(ctx, cs, name, args, out)
+	if err == nil && res.IsError {
+		err = fmt.Errorf("%s: %s", name, toolcall.Text(res))
 	}
-	if res.IsError {
-		return res, fmt.Errorf("%s: %s", name, textOf(res))
-	}
-	if out != nil {
-		b, err := json.Marshal(res.StructuredContent)
-		if err != nil {
-			return res, err
-		}
-		if err := json.Unmarshal(b, out); err != nil {
-			return res, err
-		}
-	}
-	return res, nil
+	return res, err
 }
 
-func textOf(res *mcp.CallToolResult) string {
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			return t.Text
-		}
-	}
-	return ""
-}
+var textOf = toolcall.Text

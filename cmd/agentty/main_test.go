@@ -11,7 +11,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +23,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/toolcall"
 )
 
 // e2eEnv makes the test binary behave as agentty.
@@ -209,15 +210,7 @@ func (m *frameMeter) Read(p []byte) (int, error) {
 func (s *server) try(name string, args map[string]any, out any) (*mcp.CallToolResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	res, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil || res.IsError || out == nil {
-		return res, err
-	}
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		return res, err
-	}
-	return res, json.Unmarshal(b, out)
+	return toolcall.Call(ctx, s.cs, name, args, out)
 }
 
 // call runs a tool that must succeed.
@@ -247,15 +240,7 @@ func (s *server) toolError(name string, args map[string]any) string {
 	return allText(res)
 }
 
-func allText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
-}
+var allText = toolcall.Text
 
 // readResult is the subset of read_output's structured result the tests use.
 type readResult struct {

@@ -2,24 +2,23 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/toolcall"
 )
 
 // client is an MCP client connected in memory to a fresh server.
 type client struct {
-	t   *testing.T
+	t   testing.TB
 	cs  *mcp.ClientSession
 	mgr *session.Manager
 }
 
-func newClient(t *testing.T, cfg session.Config) *client {
+func newClient(t testing.TB, cfg session.Config) *client {
 	t.Helper()
 	mgr := session.NewManager(cfg)
 	srv := New(mgr, nil)
@@ -57,12 +56,7 @@ func (c *client) call(name string, args map[string]any, out any) *mcp.CallToolRe
 func (c *client) try(name string, args map[string]any, out any) (*mcp.CallToolResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	res, err := c.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil || res.IsError || out == nil {
-		return res, err
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	return res, json.Unmarshal(b, out)
+	return toolcall.Call(ctx, c.cs, name, args, out)
 }
 
 // toolError runs a tool that must fail and returns its message.
@@ -78,15 +72,7 @@ func (c *client) toolError(name string, args map[string]any) string {
 	return text(res)
 }
 
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
-}
+var text = toolcall.Text
 
 // start runs start_process and returns its result.
 func (c *client) start(args map[string]any) StartResult {

@@ -44,8 +44,8 @@ type Process interface {
 	Kind() string
 	// Write sends input, giving up at deadline if the program does not take it.
 	Write(p []byte, deadline time.Time) (int, error)
-	// CloseStdin ends the program's input (pipe mode). On a PTY it returns ErrNotPTY's
-	// counterpart: callers send the terminal's EOF key instead.
+	// CloseStdin ends the program's input (pipe mode). On a PTY it returns
+	// ErrNotPTY: callers send the terminal's EOF key instead.
 	CloseStdin() error
 	// Resize changes the terminal size (PTY only).
 	Resize(rows, cols int) error

@@ -68,9 +68,6 @@ func (s *Session) PID() int { return s.proc.PID() }
 // Done is closed when the process has exited and its output was collected.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
-// Log exposes the session's output log.
-func (s *Session) Log() outlog.Log { return s.log }
-
 // Status returns the exit status, or nil while running.
 func (s *Session) Status() *ExitStatus {
 	s.mu.Lock()

@@ -1,0 +1,55 @@
+package session
+
+import (
+	"time"
+
+	"github.com/agentty/agentty/internal/outlog"
+)
+
+// Hooks for layers built on top of a session (the shell integration): they
+// scan the raw output for their own marks and keep the default cursor in step
+// with what they have already returned.
+
+// RawOutput copies up to max raw bytes (<= 0: all) of the output starting at
+// absolute offset from, escape sequences included.
+func (s *Session) RawOutput(from int64, max int) outlog.Slice {
+	return s.log.Read(from, -1, max, outlog.Both)
+}
+
+// OutputEnd is the total number of bytes the program has written so far.
+func (s *Session) OutputEnd() int64 { return s.log.Stats().End }
+
+// OutputChanged returns a channel closed at the next output (or at the end of
+// output), so a waiter can select on it with its own deadline.
+func (s *Session) OutputChanged() <-chan struct{} { return s.log.Changed() }
+
+// AwaitingInput reports whether the terminal's foreground process group is
+// blocked reading input (decided from the kernel, with the same input gate
+// as waits) and every byte the program wrote is already in the log, so a
+// caller that scanned the log afterwards has seen everything written before
+// the program blocked.
+func (s *Session) AwaitingInput() (state, detail string, ok bool) {
+	if isDone(s.done) {
+		return "", "", false
+	}
+	p, ok := s.awaiting(time.Now())
+	if !ok || !s.proc.Quiet() {
+		return "", "", false
+	}
+	return string(p.State), p.Detail, true
+}
+
+// AdvanceReader moves a reader's cursor forward to off (never backward), for
+// output a higher layer has already handed to the agent.
+func (s *Session) AdvanceReader(id int, off int64) error {
+	r, err := s.reader(id)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if off > r.off {
+		r.off, r.line = off, s.log.LineAt(off)
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// ExecOptions shape one command; the zero value waits 30 s and returns up
+// to DefaultMaxLines lines.
+type ExecOptions struct {
+	Timeout  time.Duration // 0 means DefaultTimeout; capped at session.MaxWait
+	MaxLines int           // head+tail cut; 0 means DefaultMaxLines, <0 unlimited
+	MaxBytes int           // head+tail cut of the text; 0 means DefaultMaxBytes
+	// IgnoreInput keeps waiting when the command blocks reading the
+	// terminal, instead of returning so the agent can answer with
+	// send_input.
+	IgnoreInput bool
+	// OnOutput, when set, is called with the command's newest output as it
+	// arrives (the hook for progress notifications).
+	OnOutput func(elapsed time.Duration, newest []byte)
+}
+
+// Defaults.
+const (
+	DefaultTimeout  = 30 * time.Second
+	DefaultMaxLines = 200
+	DefaultMaxBytes = 256 << 10
+)
+
+func (o *ExecOptions) normalize() {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	o.Timeout = min(o.Timeout, session.MaxWait)
+	if o.MaxLines == 0 {
+		o.MaxLines = DefaultMaxLines
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+}
+
+// Result is what a command did.
+type Result struct {
+	Output string // the command's own output (no echo, no prompt), clean text
+	// OutputBytes is the raw size of the output so far; OutputLines counts
+	// the clean text's lines before any cut.
+	OutputBytes  int64
+	OutputLines  int
+	Truncated    bool
+	OmittedLines int
+	OmittedBytes int
+	ExitCode     *int   // set when the command finished
+	Cwd          string // the shell's directory after the command (or now)
+	Duration     time.Duration
+	TimedOut     bool
+	Running      bool   // the command is still running
+	InputState   string // awaiting_input / awaiting_password when it waits for input
+	InputDetail  string
+	ShellExited  bool
+	ShellExit    *session.ExitStatus
+	Command      string
+	ID           int
+}
+
+// Exec runs command in the shell and waits for it as o says. Only one
+// command runs at a time: while one is running Exec fails with ErrBusy.
+func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Result, error) {
+	o.normalize()
+	if strings.TrimSpace(command) == "" {
+		return Result{}, fmt.Errorf("%w: command is empty", session.ErrBadArgs)
+	}
+	sh.mu.Lock()
+	sh.scanLocked()
+	if r := sh.run; r != nil && !r.done() {
+		sh.mu.Unlock()
+		return Result{}, fmt.Errorf("%w: %q (started %s ago) is still running in session %s; call await_command to wait for it, send_input to answer it, or send_input keys [\"ctrl+c\"] to interrupt it",
+			ErrBusy, clip(r.text, 200), time.Since(r.started).Round(time.Millisecond), sh.sess.ID)
+	}
+	if isDone(sh.sess.Done()) {
+		sh.mu.Unlock()
+		return Result{}, sh.exitedErr()
+	}
+	sh.nextID++
+	r := &job{id: sh.nextID, text: command, started: time.Now(), outStart: -1, outEnd: -1}
+	r.file = filepath.Join(sh.dir, "c"+strconv.Itoa(r.id))
+	body := "__agentty_begin " + strconv.Itoa(r.id) + "\n" + command
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	if err := os.WriteFile(r.file, []byte(body), 0o600); err != nil {
+		sh.mu.Unlock()
+		return Result{}, fmt.Errorf("shell: write command file: %w", err)
+	}
+	sh.run = r
+	sh.mu.Unlock()
+	// A leading space keeps the line out of the shell's history.
+	line := " . " + quote(r.file)
+	if _, err := sh.sess.Send(session.Input{Text: line, Enter: true}, time.Now().Add(5*time.Second)); err != nil {
+		sh.mu.Lock()
+		sh.run.outEnd = 0 // never started; a new command may run
+		sh.mu.Unlock()
+		_ = os.Remove(r.file)
+		if isDone(sh.sess.Done()) {
+			return Result{}, sh.exitedErr()
+		}
+		return Result{}, fmt.Errorf("shell: type the command: %w", err)
+	}
+	return sh.await(ctx, r, o)
+}
+
+// Await waits for the command started by the last Exec and returns the
+// output it produced since what was already returned.
+func (sh *Shell) Await(ctx context.Context, o ExecOptions) (Result, error) {
+	o.normalize()
+	sh.mu.Lock()
+	r := sh.run
+	sh.mu.Unlock()
+	if r == nil {
+		return Result{}, fmt.Errorf("%w: no command was started in session %s; use exec_command", ErrNoCommand, sh.sess.ID)
+	}
+	return sh.await(ctx, r, o)
+}
+
+func (sh *Shell) await(ctx context.Context, r *job, o ExecOptions) (Result, error) {
+	w := &waitOpts{onOutput: o.OnOutput}
+	if !o.IgnoreInput {
+		w.probe = func() bool { return r.outStart >= 0 }
+	}
+	why, state, detail := sh.waitFor(ctx, time.Now().Add(o.Timeout), w, r.done)
+	if why == stopCancelled {
+		return Result{}, ctx.Err()
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.scanLocked()
+	res := Result{Command: r.text, ID: r.id, Cwd: sh.cwd}
+	from := r.returned
+	if r.outStart < 0 {
+		from = -1
+	}
+	end := r.outEnd
+	switch {
+	case r.done():
+		code := r.status
+		res.ExitCode = &code
+		res.Duration = r.ended.Sub(r.started)
+	case why == stopExited:
+		res.ShellExited = true
+		res.ShellExit = sh.sess.Status()
+		res.Duration = time.Since(r.started)
+		end = sh.scanned
+		r.outEnd, r.ended = end, time.Now()
+		if r.outStart < 0 {
+			r.outStart, from = end, end
+		}
+	default:
+		res.Running = true
+		res.TimedOut = why == stopTimeout
+		res.InputState, res.InputDetail = state, detail
+		res.Duration = time.Since(r.started)
+		end = sh.scanned
+	}
+	if from >= 0 && end > from {
+		sh.fill(&res, from, end, o)
+		r.returned = end
+	}
+	if r.done() {
+		// The prompt after the command is not the agent's business.
+		end = max(end, sh.scanned)
+	}
+	_ = sh.sess.AdvanceReader(session.DefaultReader, max(end, 0))
+	return res, nil
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}

@@ -1,0 +1,66 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// Registry knows which sessions of a Manager are shells. The sessions
+// themselves belong to the Manager; the registry only adds the integration
+// state, and forgets a shell once the Manager has forgotten its session.
+type Registry struct {
+	mgr    *session.Manager
+	mu     sync.Mutex
+	shells map[string]*Shell // guarded by mu; by session id
+}
+
+// NewRegistry returns an empty registry over mgr.
+func NewRegistry(mgr *session.Manager) *Registry {
+	return &Registry{mgr: mgr, shells: map[string]*Shell{}}
+}
+
+// Open opens a shell and registers it.
+func (g *Registry) Open(ctx context.Context, o OpenOptions) (*Shell, string, error) {
+	g.prune()
+	sh, banner, err := Open(ctx, g.mgr, o)
+	if sh != nil {
+		g.mu.Lock()
+		g.shells[sh.sess.ID] = sh
+		g.mu.Unlock()
+	}
+	return sh, banner, err
+}
+
+// Get finds the shell of a session id or name.
+func (g *Registry) Get(id string) (*Shell, error) {
+	s, err := g.mgr.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	g.mu.Lock()
+	sh, ok := g.shells[s.ID]
+	g.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: session %s runs %q, not a shell opened with open_shell; open one with open_shell (or use run_command for a one-shot program)", ErrNotShell, s.ID, s.Command)
+	}
+	return sh, nil
+}
+
+// prune forgets shells whose sessions the Manager deleted, and removes the
+// private directory of shells that died without running their exit trap.
+func (g *Registry) prune() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for id, sh := range g.shells {
+		if isDone(sh.sess.Done()) {
+			_ = os.RemoveAll(sh.dir)
+		}
+		if _, err := g.mgr.Get(id); err != nil {
+			delete(g.shells, id)
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package shell
+
+import (
+	"time"
+
+	"fmt"
+	"os"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// Session is the PTY session the shell runs in.
+func (sh *Shell) Session() *session.Session { return sh.sess }
+
+// Cwd is the working directory the shell reported at its latest prompt.
+func (sh *Shell) Cwd() string {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	sh.scanLocked()
+	return sh.cwd
+}
+
+func (sh *Shell) scannedTo() int64 {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.scanned
+}
+
+// scanLocked searches the output that arrived since the last scan for this
+// shell's marks and applies them: C starts the running command's output, D
+// ends it with its status and reports the cwd.
+func (sh *Shell) scanLocked() {
+	final := isDone(sh.sess.Done())
+	for {
+		sl := sh.sess.RawOutput(sh.scanned, 1<<20)
+		if len(sl.Data) == 0 {
+			if sl.From > sh.scanned {
+				sh.scanned = sl.From // evicted before it was scanned
+			}
+			return
+		}
+		marks, n := findMarks(sh.re, sl.Data, sl.From, final && sl.Next >= sl.End)
+		for _, m := range marks {
+			sh.apply(m)
+		}
+		sh.scanned = sl.From + int64(n)
+		if sl.Next >= sl.End || n == 0 {
+			return
+		}
+	}
+}
+
+func (sh *Shell) apply(m mark) {
+	r := sh.run
+	switch m.kind {
+	case markC:
+		if r != nil && m.id == r.id && r.outStart < 0 {
+			r.outStart, r.returned = m.end, m.end
+		}
+	case markD:
+		sh.cwd = m.cwd
+		if !sh.ready {
+			sh.ready, sh.firstPrompt = true, m.start
+		}
+		if r != nil && m.id == r.id && !r.done() {
+			if r.outStart < 0 {
+				// The command never started (the shell could not source its
+				// file): no output, only the status.
+				r.outStart, r.returned = m.start, m.start
+			}
+			r.outEnd, r.status, r.ended = m.start, m.status, time.Now()
+			_ = os.Remove(r.file)
+		}
+	}
+}
+
+func (sh *Shell) exitedErr() error {
+	st := sh.sess.Status()
+	how := "exited"
+	if st != nil {
+		if st.Signal != "" {
+			how = "was killed by " + st.Signal
+		} else {
+			how = fmt.Sprintf("exited with code %d", st.Code)
+		}
+	}
+	return fmt.Errorf("%w: the shell of session %s %s; open a new one with open_shell (its output stays readable with read_output)", ErrShellExited, sh.sess.ID, how)
+}
+
+func isDone(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}

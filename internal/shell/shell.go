@@ -1,0 +1,142 @@
+package shell
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// Errors for errors.Is.
+var (
+	// ErrBusy: a command is still running in the shell.
+	ErrBusy = errors.New("shell is busy")
+	// ErrShellExited: the shell process is gone.
+	ErrShellExited = errors.New("shell has exited")
+	// ErrNotShell: the session was not opened with open_shell.
+	ErrNotShell = errors.New("not a shell session")
+	// ErrNoCommand: nothing was started with exec_command.
+	ErrNoCommand = errors.New("no command to wait for")
+	// ErrNotReady: the shell did not reach its first prompt in time.
+	ErrNotReady = errors.New("shell not ready")
+)
+
+// OpenOptions describe a shell to open; the zero value opens the user's
+// shell ($SHELL, else bash, else sh) in the server's directory.
+type OpenOptions struct {
+	Shell string // "", bash, zsh, sh, or a path
+	Cwd   string
+	Env   map[string]string
+	Rows  int
+	Cols  int
+	Name  string
+	NoRC  bool          // skip the user's rc files (~/.bashrc, ~/.zshrc, $ENV)
+	Wait  time.Duration // how long to wait for the first prompt; 0 means 10 s
+}
+
+// nonInteractive are defaults that keep commands from stopping for a pager
+// or a credential prompt; the caller's env overrides them.
+var nonInteractive = map[string]string{"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
+
+// Shell is a shell session with the integration loaded.
+type Shell struct {
+	Kind Kind
+	Path string
+	sess *session.Session
+	dir  string // private directory for command files; the shell removes it on exit
+	re   *regexp.Regexp
+
+	mu      sync.Mutex
+	scanned int64    // guarded by mu; raw output up to here was searched for marks
+	cwd     string   // guarded by mu; from the newest D mark
+	ready   bool     // guarded by mu; the first prompt was seen
+	nextID  int      // guarded by mu
+	run     *job // guarded by mu; the newest command, nil before the first
+	// firstPrompt is where the first prompt's D mark starts (guarded by mu):
+	// output before it is the shell's banner.
+	firstPrompt int64
+}
+
+// job is one exec_command in flight or finished.
+type job struct {
+	id       int
+	text     string
+	file     string
+	started  time.Time
+	outStart int64 // after the C mark; -1 until it is seen
+	outEnd   int64 // at the D mark; -1 while running
+	returned int64 // output up to here was handed to the agent
+	status   int
+	ended    time.Time
+}
+
+func (c *job) done() bool { return c.outEnd >= 0 }
+
+// Open starts a shell as a PTY session of mgr, waits for its first prompt and
+// returns it with the output printed before that prompt (an rc file's
+// banner, say).
+func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, string, error) {
+	kind, path, err := Detect(o.Shell)
+	if err != nil {
+		return nil, "", err
+	}
+	nb := make([]byte, 12)
+	_, _ = rand.Read(nb)
+	nonce := hex.EncodeToString(nb)
+	dir, err := os.MkdirTemp("", "agentty-shell-")
+	if err != nil {
+		return nil, "", fmt.Errorf("shell: private directory: %w", err)
+	}
+	argv, env, err := writeRC(kind, path, dir, nonce, o.NoRC)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, "", err
+	}
+	for k, v := range nonInteractive {
+		env[k] = v
+	}
+	for k, v := range o.Env {
+		env[k] = v
+	}
+	name := o.Name
+	if name == "" {
+		name = string(kind)
+	}
+	s, err := mgr.Start(session.StartOptions{Argv: argv, Cwd: o.Cwd, Env: env, Rows: o.Rows, Cols: o.Cols, Name: name})
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, "", err
+	}
+	sh := &Shell{Kind: kind, Path: path, sess: s, dir: dir, re: markRE(nonce)}
+	wait := o.Wait
+	if wait <= 0 {
+		wait = 10 * time.Second
+	}
+	why, _, _ := sh.waitFor(ctx, time.Now().Add(wait), nil, func() bool { return sh.ready })
+	switch why {
+	case stopExited:
+		return sh, "", sh.exitedErr()
+	case stopCancelled:
+		return sh, "", ctx.Err()
+	case stopTimeout:
+		return sh, "", fmt.Errorf("%w: %s started as session %s but printed no prompt within %v; its rc files may wait for input: read_output shows what it printed, or open a shell with no_rc=true", ErrNotReady, kind, s.ID, wait)
+	}
+	// The rc files were read; only command files live here from now on.
+	for _, f := range []string{"bashrc", "shrc", ".zshenv", ".zshrc"} {
+		_ = os.Remove(filepath.Join(dir, f))
+	}
+	sh.mu.Lock()
+	first := sh.firstPrompt
+	sh.mu.Unlock()
+	banner := sh.text(0, first)
+	_ = s.AdvanceReader(session.DefaultReader, sh.scannedTo())
+	return sh, banner, nil
+}

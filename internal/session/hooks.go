@@ -53,3 +53,20 @@ func (s *Session) AdvanceReader(id int, off int64) error {
 	}
 	return nil
 }
+
+// SpawnOwned runs start on the spawner thread (so Pdeathsig holds for the
+// child) with the orphan reaper held off until the pid it returns is
+// recorded as owned; release gives the pid back once the caller has
+// collected its exit status. One-shot runs use it so the reaper never takes
+// an exit status that os/exec is waiting for.
+func (m *Manager) SpawnOwned(start func() (pid int, err error)) (release func(), err error) {
+	m.spawnMu.Lock()
+	defer m.spawnMu.Unlock()
+	var pid int
+	m.spawner.Do(func() { pid, err = start() })
+	if err != nil {
+		return func() {}, err
+	}
+	m.roots[pid] = true
+	return func() { m.reaped(pid) }, nil
+}

@@ -55,11 +55,11 @@ type Shell struct {
 	re   *regexp.Regexp
 
 	mu      sync.Mutex
-	scanned int64    // guarded by mu; raw output up to here was searched for marks
-	cwd     string   // guarded by mu; from the newest D mark
-	ready   bool     // guarded by mu; the first prompt was seen
-	nextID  int      // guarded by mu
-	run     *job // guarded by mu; the newest command, nil before the first
+	scanned int64  // guarded by mu; raw output up to here was searched for marks
+	cwd     string // guarded by mu; from the newest D mark
+	ready   bool   // guarded by mu; the first prompt was seen
+	nextID  int    // guarded by mu
+	run     *job   // guarded by mu; the newest command, nil before the first
 	// firstPrompt is where the first prompt's D mark starts (guarded by mu):
 	// output before it is the shell's banner.
 	firstPrompt int64

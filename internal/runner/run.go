@@ -1,0 +1,295 @@
+// Package runner runs one program with argv (no shell: metacharacters are
+// plain arguments) and captures its output with exact byte and line counts,
+// head+tail truncation, optional paging of stdout, and success criteria.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agentty/agentty/internal/proctree"
+)
+
+// Errors for errors.Is.
+var (
+	ErrBadArgs  = errors.New("invalid arguments")
+	ErrNotFound = errors.New("program not found")
+)
+
+// Limits and defaults.
+const (
+	DefaultTimeout  = 30 * time.Second
+	MaxTimeout      = 10 * time.Minute
+	DefaultMaxBytes = 100 << 10
+	MaxBytesCap     = 4 << 20
+	DefaultPageSize = 100
+	maxPageBytes    = 4 << 20
+	maxSuccessFile  = 16 << 20
+)
+
+// Options describe one run. Argv is required; the rest defaults.
+type Options struct {
+	Argv    []string
+	Cwd     string // default: the server's directory
+	Env     map[string]string
+	Stdin   string        // written to the program's stdin, then closed
+	Timeout time.Duration // 0: DefaultTimeout; the tree is killed when it passes
+	// MaxOutputBytes bounds each stream's text (head and tail kept).
+	MaxOutputBytes int
+	// SuccessExitCode is the exit code that means success (nil: 0);
+	// AnyExitCode accepts every exit code.
+	SuccessExitCode *int
+	AnyExitCode     bool
+	// SuccessFile (relative to Cwd) must exist after the run and, when
+	// SuccessFilePattern is set, match that RE2 regex.
+	SuccessFile        string
+	SuccessFilePattern string
+	// Page (0-based) and PageSize select lines of stdout; Paged turns it on.
+	Paged    bool
+	Page     int
+	PageSize int
+}
+
+// Spawn starts a process on a thread that outlives it and keeps the orphan
+// reaper away from its exit status until release is called.
+type Spawn func(start func() (pid int, err error)) (release func(), err error)
+
+// Runner runs programs; its marker is put in every child's environment so
+// agentty's guard can find and kill them if agentty dies.
+type Runner struct {
+	Spawn Spawn
+	// Marker returns a fresh KEY=VALUE environment entry per run.
+	Marker func() string
+}
+
+// Check is one success criterion and whether it held.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+}
+
+// PageInfo locates a page of stdout lines.
+type PageInfo struct {
+	Page       int   `json:"page"`
+	PageSize   int   `json:"page_size"`
+	TotalLines int64 `json:"total_lines"`
+	HasNext    bool  `json:"has_next"`
+	Clipped    bool  `json:"clipped,omitempty" jsonschema:"the page was cut at 4 MiB (very long lines)"`
+}
+
+// Result is what a run did.
+type Result struct {
+	OK       bool          `json:"ok" jsonschema:"every success criterion held"`
+	Argv     []string      `json:"argv"`
+	Cwd      string        `json:"cwd"`
+	ExitCode *int          `json:"exit_code,omitempty"`
+	Signal   string        `json:"signal,omitempty"`
+	TimedOut bool          `json:"timed_out"`
+	Duration time.Duration `json:"-"`
+	Stdout   Stream        `json:"stdout"`
+	Stderr   Stream        `json:"stderr"`
+	Checks   []Check       `json:"checks"`
+	Page     *PageInfo     `json:"page,omitempty"`
+	// Full is the whole stdout when it was captured without truncation
+	// (for parsers), else "".
+	Full string `json:"-"`
+}
+
+// Run runs o.Argv and waits for it (or its timeout).
+func (r *Runner) Run(ctx context.Context, o Options) (Result, error) {
+	if len(o.Argv) == 0 || o.Argv[0] == "" {
+		return Result{}, fmt.Errorf("%w: argv must name a program, e.g. [\"git\", \"status\"]", ErrBadArgs)
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Timeout > MaxTimeout {
+		return Result{}, fmt.Errorf("%w: timeout_ms is at most %d", ErrBadArgs, MaxTimeout.Milliseconds())
+	}
+	if o.MaxOutputBytes == 0 {
+		o.MaxOutputBytes = DefaultMaxBytes
+	}
+	if o.MaxOutputBytes < 64 || o.MaxOutputBytes > MaxBytesCap {
+		return Result{}, fmt.Errorf("%w: max_output_bytes must be between 64 and %d", ErrBadArgs, MaxBytesCap)
+	}
+	if o.PageSize == 0 {
+		o.PageSize = DefaultPageSize
+	}
+	if o.Page < 0 || o.PageSize < 1 {
+		return Result{}, fmt.Errorf("%w: page must be >= 0 and page_size >= 1", ErrBadArgs)
+	}
+	var fileRE *regexp.Regexp
+	if o.SuccessFilePattern != "" {
+		if o.SuccessFile == "" {
+			return Result{}, fmt.Errorf("%w: success_file_pattern needs success_file", ErrBadArgs)
+		}
+		re, err := regexp.Compile("(?m)" + o.SuccessFilePattern)
+		if err != nil {
+			return Result{}, fmt.Errorf("%w: success_file_pattern is not a valid RE2 regex: %v", ErrBadArgs, err)
+		}
+		fileRE = re
+	}
+	cwd, err := resolveDir(o.Cwd)
+	if err != nil {
+		return Result{}, err
+	}
+	env := buildEnv(o.Env, r.Marker())
+	path, err := lookPath(o.Argv[0], cwd, envValue(env, "PATH"))
+	if err != nil {
+		return Result{}, err
+	}
+
+	cmd := exec.Command(path, o.Argv[1:]...)
+	cmd.Args[0] = o.Argv[0]
+	cmd.Dir, cmd.Env = cwd, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Stdin = strings.NewReader(o.Stdin)
+	stdout, stderr := newCapture(o.MaxOutputBytes), newCapture(o.MaxOutputBytes)
+	var pg *pager
+	if o.Paged {
+		pg = &pager{first: int64(o.Page) * int64(o.PageSize), size: int64(o.PageSize), maxBytes: maxPageBytes}
+		cmd.Stdout = multi{stdout, pg}
+	} else {
+		cmd.Stdout = stdout
+	}
+	cmd.Stderr = stderr
+	// Descendants that keep the pipes open must not hold the call forever.
+	cmd.WaitDelay = time.Second
+	marker := envMarker(env)
+
+	start := time.Now()
+	release, err := r.Spawn(func() (int, error) {
+		if err := cmd.Start(); err != nil {
+			return 0, err
+		}
+		return cmd.Process.Pid, nil
+	})
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: start %s: %v", ErrNotFound, o.Argv[0], err)
+	}
+	// The killer goroutine is owned by this call: it ends when done closes
+	// and Run waits for it (finished) before reading timedOut.
+	done, finished := make(chan struct{}), make(chan struct{})
+	timedOut := false
+	go func() {
+		defer close(finished)
+		t := time.NewTimer(o.Timeout)
+		defer t.Stop()
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			timedOut = true
+		case <-ctx.Done():
+		}
+		_, _ = proctree.Terminate(context.Background(), cmd.Process.Pid, marker, 0)
+	}()
+	_ = cmd.Wait() // the exit status is read from ProcessState below
+	close(done)
+	<-finished
+	release()
+	res := Result{Argv: slices.Clone(o.Argv), Cwd: cwd, Duration: time.Since(start), TimedOut: timedOut}
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		res.Signal = unixSignalName(ws.Signal())
+	} else {
+		code := ws.ExitStatus()
+		res.ExitCode = &code
+	}
+	res.Stdout, res.Stderr = stdout.result(), stderr.result()
+	if !res.Stdout.Truncated {
+		res.Full = res.Stdout.Text
+	}
+	if pg != nil {
+		total := pg.lines()
+		res.Page = &PageInfo{Page: o.Page, PageSize: o.PageSize, TotalLines: total,
+			HasNext: int64(o.Page+1)*int64(o.PageSize) < total, Clipped: pg.clipped}
+		res.Stdout.Text = strings.ToValidUTF8(string(pg.page), "\uFFFD")
+		res.Stdout.Truncated = total > int64(o.PageSize) || pg.clipped
+		res.Stdout.OmittedBytes = 0
+	}
+	res.Checks, res.OK = checks(&res, o, cwd, fileRE)
+	if ctx.Err() != nil && !timedOut {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// multi writes to every writer; each one never fails.
+type multi []interface{ Write([]byte) (int, error) }
+
+func (m multi) Write(p []byte) (int, error) {
+	for _, w := range m {
+		_, _ = w.Write(p)
+	}
+	return len(p), nil
+}
+
+func checks(res *Result, o Options, cwd string, re *regexp.Regexp) ([]Check, bool) {
+	var out []Check
+	ok := true
+	add := func(c Check) {
+		out = append(out, c)
+		ok = ok && c.OK
+	}
+	if res.TimedOut {
+		add(Check{Name: "timeout", OK: false, Detail: fmt.Sprintf("killed after %v", o.Timeout)})
+	}
+	want := 0
+	if o.SuccessExitCode != nil {
+		want = *o.SuccessExitCode
+	}
+	switch {
+	case res.ExitCode == nil:
+		add(Check{Name: "exit_code", OK: false, Detail: "killed by " + res.Signal})
+	case o.AnyExitCode:
+		add(Check{Name: "exit_code", OK: true, Detail: fmt.Sprintf("exit code %d (any accepted)", *res.ExitCode)})
+	default:
+		add(Check{Name: "exit_code", OK: *res.ExitCode == want, Detail: fmt.Sprintf("exit code %d, want %d", *res.ExitCode, want)})
+	}
+	if o.SuccessFile != "" {
+		p := o.SuccessFile
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		c := Check{Name: "success_file"}
+		f, err := os.Open(p)
+		if err != nil {
+			c.Detail = fmt.Sprintf("%s: %v", p, err)
+			add(c)
+			return out, ok
+		}
+		data, _ := io.ReadAll(io.LimitReader(f, maxSuccessFile))
+		f.Close()
+		n := len(data)
+		buf := data
+		switch {
+		case re == nil:
+			c.OK, c.Detail = true, fmt.Sprintf("%s exists (%d bytes)", p, n)
+		case re.Match(buf[:n]):
+			c.OK, c.Detail = true, fmt.Sprintf("%s matches %q: %q", p, o.SuccessFilePattern, clip(string(re.Find(buf[:n])), 200))
+		default:
+			c.Detail = fmt.Sprintf("%s (%d bytes) does not match %q", p, n, o.SuccessFilePattern)
+		}
+		add(c)
+	}
+	return out, ok
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}

@@ -12,7 +12,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/shell"
 )
 
 // Options configure the server; nil means defaults.
@@ -41,14 +43,16 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	t := &tools{mgr: mgr, log: logger}
+	t := &tools{mgr: mgr, log: logger, shells: shell.NewRegistry(mgr), runner: newRunner(mgr)}
 	t.register(srv)
 	return srv
 }
 
 type tools struct {
-	mgr *session.Manager
-	log *slog.Logger
+	mgr    *session.Manager
+	log    *slog.Logger
+	shells *shell.Registry // shell sessions of mgr (open_shell, exec_command)
+	runner *runner.Runner  // one-shot argv runs (run_command)
 }
 
 // texter is an output that renders itself compactly for the content block.

@@ -1,0 +1,142 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/gitparse"
+	"github.com/agentty/agentty/internal/runner"
+	"github.com/agentty/agentty/internal/session"
+)
+
+// RunInput are run_command's arguments.
+type RunInput struct {
+	Argv               []string          `json:"argv" jsonschema:"program and arguments, executed directly (no shell); e.g. [\"git\",\"status\",\"--porcelain=v1\",\"--branch\"]"`
+	Cwd                string            `json:"cwd,omitempty" jsonschema:"working directory (default: the server's)"`
+	Env                map[string]string `json:"env,omitempty" jsonschema:"environment variables; PAGER=cat, GIT_PAGER=cat, GIT_TERMINAL_PROMPT=0, TERM=dumb unless given"`
+	Stdin              string            `json:"stdin,omitempty" jsonschema:"text written to the program's stdin (then closed); no quoting needed"`
+	TimeoutMs          *int              `json:"timeout_ms,omitempty" jsonschema:"kill the program's whole tree after this (default 30000, max 600000)"`
+	MaxOutputBytes     int               `json:"max_output_bytes,omitempty" jsonschema:"per stream: longer output keeps its head and tail (default 102400, 64..4194304)"`
+	SuccessExitCode    *int              `json:"success_exit_code,omitempty" jsonschema:"exit code that means success (default 0)"`
+	AnyExitCode        bool              `json:"any_exit_code,omitempty" jsonschema:"every exit code counts as success (for tools that report errors elsewhere)"`
+	SuccessFile        string            `json:"success_file,omitempty" jsonschema:"file (relative to cwd) that must exist after the run"`
+	SuccessFilePattern string            `json:"success_file_pattern,omitempty" jsonschema:"RE2 regex success_file must match"`
+	Parse              *bool             `json:"parse,omitempty" jsonschema:"parse output of supported git/which commands into JSON (default true)"`
+	ParseOnly          bool              `json:"parse_only,omitempty" jsonschema:"omit stdout text when it was parsed"`
+	Summary            bool              `json:"summary,omitempty" jsonschema:"return only a one-line summary (and no stdout text) when the command is supported"`
+	Page               *int              `json:"page,omitempty" jsonschema:"0-based page of stdout lines to return instead of head+tail"`
+	PageSize           int               `json:"page_size,omitempty" jsonschema:"lines per page (default 100)"`
+}
+
+// RunResult is run_command's result.
+type RunResult struct {
+	OK         bool             `json:"ok" jsonschema:"every success check held"`
+	Argv       []string         `json:"argv"`
+	Cwd        string           `json:"cwd"`
+	ExitCode   *int             `json:"exit_code,omitempty"`
+	Signal     string           `json:"signal,omitempty"`
+	TimedOut   bool             `json:"timed_out"`
+	DurationMs float64          `json:"duration_ms"`
+	Stdout     runner.Stream    `json:"stdout"`
+	Stderr     runner.Stream    `json:"stderr"`
+	Parsed     *gitparse.Parsed `json:"parsed,omitempty" jsonschema:"structured stdout for supported commands"`
+	Summary    string           `json:"summary,omitempty"`
+	Checks     []runner.Check   `json:"checks"`
+	Page       *runner.PageInfo `json:"page,omitempty"`
+	Hint       string           `json:"hint,omitempty"`
+}
+
+// Text implements texter.
+func (r RunResult) Text() string {
+	var b strings.Builder
+	if r.Summary != "" {
+		b.WriteString(r.Summary + "\n")
+	}
+	b.WriteString(r.Stdout.Text)
+	if r.Stdout.Text != "" && !strings.HasSuffix(r.Stdout.Text, "\n") {
+		b.WriteString("\n")
+	}
+	if r.Stderr.Text != "" {
+		b.WriteString("[stderr]\n" + r.Stderr.Text)
+		if !strings.HasSuffix(r.Stderr.Text, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	fmt.Fprintf(&b, "[ok=%v", r.OK)
+	if r.ExitCode != nil {
+		fmt.Fprintf(&b, " exit=%d", *r.ExitCode)
+	}
+	if r.Signal != "" {
+		fmt.Fprintf(&b, " signal=%s", r.Signal)
+	}
+	if r.TimedOut {
+		b.WriteString(" timed_out")
+	}
+	fmt.Fprintf(&b, " | stdout %dB/%dL stderr %dB/%dL | %.1f ms", r.Stdout.Bytes, r.Stdout.Lines, r.Stderr.Bytes, r.Stderr.Lines, r.DurationMs)
+	if r.Page != nil {
+		fmt.Fprintf(&b, " | page %d of %d lines, has_next=%v", r.Page.Page, r.Page.TotalLines, r.Page.HasNext)
+	}
+	b.WriteString("]")
+	for _, c := range r.Checks {
+		if !c.OK {
+			fmt.Fprintf(&b, "\nfailed check %s: %s", c.Name, c.Detail)
+		}
+	}
+	if r.Hint != "" {
+		b.WriteString("\nhint: " + r.Hint)
+	}
+	return b.String()
+}
+
+func (t *tools) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in RunInput) (RunResult, error) {
+	o := runner.Options{Argv: in.Argv, Cwd: in.Cwd, Env: in.Env, Stdin: in.Stdin, MaxOutputBytes: in.MaxOutputBytes,
+		SuccessExitCode: in.SuccessExitCode, AnyExitCode: in.AnyExitCode, SuccessFile: in.SuccessFile,
+		SuccessFilePattern: in.SuccessFilePattern, PageSize: in.PageSize}
+	if in.TimeoutMs != nil {
+		if *in.TimeoutMs <= 0 {
+			return RunResult{}, fmt.Errorf("%w: timeout_ms must be > 0", session.ErrBadArgs)
+		}
+		o.Timeout = time.Duration(*in.TimeoutMs) * time.Millisecond
+	}
+	if in.Page != nil || in.PageSize != 0 {
+		o.Paged = true
+		if in.Page != nil {
+			o.Page = *in.Page
+		}
+	}
+	if err := t.admit(ctx, CommandRequest{Tool: "run_command", Argv: in.Argv, Cwd: in.Cwd}); err != nil {
+		return RunResult{}, err
+	}
+	r, err := t.runner.Run(ctx, o)
+	if err != nil {
+		return RunResult{}, err
+	}
+	res := RunResult{OK: r.OK, Argv: r.Argv, Cwd: r.Cwd, ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut,
+		DurationMs: float64(r.Duration.Microseconds()) / 1000, Stdout: r.Stdout, Stderr: r.Stderr, Checks: r.Checks, Page: r.Page}
+	if in.Parse == nil || *in.Parse || in.Summary {
+		if r.Full != "" || r.Stdout.Bytes == 0 {
+			if p, ok := gitparse.Parse(in.Argv, r.Full); ok && r.ExitCode != nil && *r.ExitCode == 0 {
+				res.Parsed = &p
+			}
+		} else if r.Stdout.Truncated {
+			res.Hint = "stdout was cut, so it was not parsed; raise max_output_bytes or use page"
+		}
+	}
+	if res.Parsed != nil {
+		if in.Summary {
+			res.Summary = res.Parsed.Summary
+			res.Parsed = nil
+			res.Stdout.Text = ""
+		} else if in.ParseOnly {
+			res.Stdout.Text = ""
+		}
+	}
+	if r.TimedOut {
+		res.Hint = "killed after timeout_ms; for long or interactive programs use start_process or exec_command in open_shell"
+	}
+	return res, nil
+}

@@ -1,0 +1,253 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/shell"
+)
+
+// registerShellTools adds the shell and one-shot command tools.
+func (t *tools) registerShellTools(srv *mcp.Server) {
+	add(srv, t.log, &mcp.Tool{Name: "open_shell", Description: "Open a persistent shell (bash by default; zsh or sh when asked and installed; default from $SHELL) on a real terminal. " +
+		"Its state (cwd, variables, functions, aliases, venvs, jobs) carries over between exec_command calls. It is an ordinary session too: read_output, send_input and terminate_process work on it.",
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.openShell)
+	add(srv, t.log, &mcp.Tool{Name: "exec_command", Description: "Run a command (any shell text: pipes, multi-line, heredocs, aliases) in a shell from open_shell and return its own output (no echo, no prompt), exit code, cwd after it and duration. " +
+		"Completion is exact (shell integration marks), never guessed. If the command waits for input the call returns with state awaiting_input: answer with send_input, then await_command. " +
+		"On timeout the command keeps running: read_output, send_input (keys [\"ctrl+c\"] interrupts) or await_command continue from there. One command at a time per shell.",
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.execCommand)
+	add(srv, t.log, &mcp.Tool{Name: "await_command", Description: "Wait for the command started by exec_command in a shell to finish, and return the output it printed since the last exec_command/await_command result, with its exit code and cwd.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.awaitCommand)
+	add(srv, t.log, &mcp.Tool{Name: "retry_command", Description: "Run a command in a shell until it succeeds (exit code, and optionally an output regex) or max_retries is used up, waiting delay_ms between attempts (backoff fixed, linear or exponential). Returns every attempt.",
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.retryCommand)
+	add(srv, t.log, &mcp.Tool{Name: "diff_commands", Description: "Run two commands in a shell one after the other and return a unified diff of their outputs (identical=true when equal).",
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.diffCommands)
+	add(srv, t.log, &mcp.Tool{Name: "write_file", Description: "Write (or append) content to a file, relative to a shell's current directory when session_id is given. No quoting through echo: content is written as is (encoding utf-8, or base64 for binary). Replacing is atomic (temp file + rename).",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}}, t.writeFile)
+	add(srv, t.log, &mcp.Tool{Name: "run_command", Description: "Run one program with argv directly (no shell: | > * $ are plain arguments), with cwd, env and stdin text, and return exit code, stdout and stderr separately (each cut to max_output_bytes keeping head and tail, with exact byte and line counts). " +
+		"success_exit_code / success_file + success_file_pattern decide ok. page/page_size return one page of stdout lines with total_lines and has_next. " +
+		"Output of common read-only git commands (status --porcelain/--short, log --oneline, branch, diff --name-status/--stat/..., rev-parse, remote -v, ls-files) and which is also parsed into JSON.",
+		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.runCommand)
+}
+
+// OpenShellInput are open_shell's arguments.
+type OpenShellInput struct {
+	Shell     string            `json:"shell,omitempty" jsonschema:"bash, zsh, sh, or a path to one (default: $SHELL if supported, else bash, else sh)"`
+	Cwd       string            `json:"cwd,omitempty" jsonschema:"starting directory (default: the server's)"`
+	Env       map[string]string `json:"env,omitempty" jsonschema:"environment variables; PAGER=cat, GIT_PAGER=cat and GIT_TERMINAL_PROMPT=0 are set unless given here"`
+	Rows      int               `json:"rows,omitempty" jsonschema:"terminal rows (default 40)"`
+	Cols      int               `json:"cols,omitempty" jsonschema:"terminal columns (default 120)"`
+	Name      string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
+	NoRC      bool              `json:"no_rc,omitempty" jsonschema:"do not read the user's rc files (~/.bashrc, ~/.zshrc, $ENV)"`
+	TimeoutMs *int              `json:"timeout_ms,omitempty" jsonschema:"how long to wait for the first prompt (default 10000)"`
+}
+
+// OpenShellResult is open_shell's result.
+type OpenShellResult struct {
+	SessionID string `json:"session_id"`
+	Name      string `json:"name"`
+	Shell     string `json:"shell" jsonschema:"bash, zsh or sh"`
+	Path      string `json:"path"`
+	PID       int    `json:"pid"`
+	Cwd       string `json:"cwd"`
+	Banner    string `json:"banner,omitempty" jsonschema:"what the shell printed before its first prompt"`
+}
+
+// Text implements texter.
+func (r OpenShellResult) Text() string {
+	s := fmt.Sprintf("opened %s %s (pid %d) in %s", r.Shell, r.SessionID, r.PID, r.Cwd)
+	if r.Banner != "" {
+		s += "\n" + r.Banner
+	}
+	return s
+}
+
+func (t *tools) openShell(ctx context.Context, _ *mcp.CallToolRequest, in OpenShellInput) (OpenShellResult, error) {
+	o := shell.OpenOptions{Shell: in.Shell, Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, NoRC: in.NoRC}
+	if in.TimeoutMs != nil {
+		if *in.TimeoutMs <= 0 {
+			return OpenShellResult{}, fmt.Errorf("%w: timeout_ms must be > 0", session.ErrBadArgs)
+		}
+		o.Wait = min(time.Duration(*in.TimeoutMs)*time.Millisecond, session.MaxWait)
+	}
+	sh, banner, err := t.shells.Open(ctx, o)
+	if err != nil {
+		return OpenShellResult{}, err
+	}
+	s := sh.Session()
+	return OpenShellResult{SessionID: s.ID, Name: s.Name, Shell: string(sh.Kind), Path: sh.Path, PID: s.PID(), Cwd: sh.Cwd(), Banner: banner}, nil
+}
+
+// ExecInput are exec_command's arguments.
+type ExecInput struct {
+	SessionID string `json:"session_id" jsonschema:"shell session id or name (from open_shell)"`
+	Command   string `json:"command" jsonschema:"shell command text; may span lines, use pipes, heredocs, aliases and functions"`
+	ExecLimits
+}
+
+// ExecLimits are the wait and output limits of shell commands.
+type ExecLimits struct {
+	TimeoutMs     *int  `json:"timeout_ms,omitempty" jsonschema:"how long to wait (default 30000, cap 60000); the command keeps running after it"`
+	MaxLines      *int  `json:"max_lines,omitempty" jsonschema:"most output lines returned, head and tail kept (default 200; 0 = unlimited)"`
+	MaxBytes      int   `json:"max_bytes,omitempty" jsonschema:"most output bytes returned, head and tail kept (default 262144, cap 4194304)"`
+	ReturnOnInput *bool `json:"return_on_input,omitempty" jsonschema:"return as soon as the command waits for terminal input (default true)"`
+}
+
+func (l ExecLimits) options() (shell.ExecOptions, error) {
+	var o shell.ExecOptions
+	if l.TimeoutMs != nil {
+		if *l.TimeoutMs <= 0 {
+			return o, fmt.Errorf("%w: timeout_ms must be > 0", session.ErrBadArgs)
+		}
+		o.Timeout = time.Duration(*l.TimeoutMs) * time.Millisecond
+	}
+	if l.MaxLines != nil {
+		switch {
+		case *l.MaxLines < 0:
+			return o, fmt.Errorf("%w: max_lines must be >= 0", session.ErrBadArgs)
+		case *l.MaxLines == 0:
+			o.MaxLines = -1
+		default:
+			o.MaxLines = *l.MaxLines
+		}
+	}
+	if l.MaxBytes < 0 || l.MaxBytes > session.MaxBytesCap {
+		return o, fmt.Errorf("%w: max_bytes must be between 1 and %d", session.ErrBadArgs, session.MaxBytesCap)
+	}
+	o.MaxBytes = l.MaxBytes
+	o.IgnoreInput = l.ReturnOnInput != nil && !*l.ReturnOnInput
+	return o, nil
+}
+
+// ExecResult is what a shell command did.
+type ExecResult struct {
+	SessionID     string  `json:"session_id"`
+	CommandID     int     `json:"command_id"`
+	Output        string  `json:"output" jsonschema:"the command's own output (no echo, no prompt), escape sequences removed"`
+	ExitCode      *int    `json:"exit_code,omitempty" jsonschema:"set when the command finished"`
+	Cwd           string  `json:"cwd" jsonschema:"the shell's directory after the command (while running: before it)"`
+	DurationMs    float64 `json:"duration_ms"`
+	TimedOut      bool    `json:"timed_out"`
+	Running       bool    `json:"running" jsonschema:"the command is still running"`
+	State         string  `json:"state" jsonschema:"done, running, awaiting_input, awaiting_password, or shell_exited"`
+	StateDetail   string  `json:"state_detail,omitempty"`
+	ShellExitCode *int    `json:"shell_exit_code,omitempty" jsonschema:"the shell itself exited (exit, set -e) with this code"`
+	ShellSignal   string  `json:"shell_signal,omitempty"`
+	OutputBytes   int64   `json:"output_bytes" jsonschema:"raw bytes the command printed (so far)"`
+	OutputLines   int     `json:"output_lines" jsonschema:"lines of output before any cut"`
+	Truncated     bool    `json:"truncated"`
+	OmittedLines  int     `json:"omitted_lines,omitempty"`
+	OmittedBytes  int     `json:"omitted_bytes,omitempty"`
+	Hint          string  `json:"hint,omitempty"`
+}
+
+func execResult(s *session.Session, r shell.Result) ExecResult {
+	out := ExecResult{SessionID: s.ID, CommandID: r.ID, Output: r.Output, ExitCode: r.ExitCode, Cwd: r.Cwd,
+		DurationMs: float64(r.Duration.Microseconds()) / 1000, TimedOut: r.TimedOut, Running: r.Running,
+		OutputBytes: r.OutputBytes, OutputLines: r.OutputLines, Truncated: r.Truncated,
+		OmittedLines: r.OmittedLines, OmittedBytes: r.OmittedBytes, StateDetail: r.InputDetail}
+	switch {
+	case r.ShellExited:
+		out.State = "shell_exited"
+		if st := r.ShellExit; st != nil {
+			if st.Signal != "" {
+				out.ShellSignal = st.Signal
+			} else {
+				code := st.Code
+				out.ShellExitCode = &code
+			}
+		}
+		out.Hint = "the shell itself exited during this command (exit, set -e, or killed); open a new one with open_shell"
+	case r.InputState != "":
+		out.State = r.InputState
+		out.Hint = "the command waits for input: answer with send_input, then await_command for the rest (or send_input keys [\"ctrl+c\"])"
+	case r.Running:
+		out.State = "running"
+		out.Hint = "still running after the timeout: await_command waits more, read_output shows new output, send_input keys [\"ctrl+c\"] interrupts"
+	default:
+		out.State = "done"
+	}
+	if r.Truncated && out.Hint == "" {
+		out.Hint = "output was cut (head and tail kept); raise max_lines/max_bytes, or use run_command with page for huge read-only output"
+	}
+	return out
+}
+
+// Text implements texter.
+func (r ExecResult) Text() string {
+	var b strings.Builder
+	b.WriteString(r.Output)
+	if r.Output != "" && !strings.HasSuffix(r.Output, "\n") {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "[%s %s", r.SessionID, r.State)
+	if r.ExitCode != nil {
+		fmt.Fprintf(&b, " exit=%d", *r.ExitCode)
+	}
+	if r.ShellExitCode != nil {
+		fmt.Fprintf(&b, " shell_exit=%d", *r.ShellExitCode)
+	}
+	if r.ShellSignal != "" {
+		fmt.Fprintf(&b, " shell_signal=%s", r.ShellSignal)
+	}
+	fmt.Fprintf(&b, " | cwd=%s | %.1f ms", r.Cwd, r.DurationMs)
+	if r.Truncated {
+		fmt.Fprintf(&b, " | truncated %d lines", r.OmittedLines)
+	}
+	b.WriteString("]")
+	if r.Hint != "" {
+		b.WriteString("\nhint: " + r.Hint)
+	}
+	return b.String()
+}
+
+func (t *tools) execCommand(ctx context.Context, _ *mcp.CallToolRequest, in ExecInput) (ExecResult, error) {
+	sh, err := t.shells.Get(in.SessionID)
+	if err != nil {
+		return ExecResult{}, err
+	}
+	o, err := in.ExecLimits.options()
+	if err != nil {
+		return ExecResult{}, err
+	}
+	r, err := t.execIn(ctx, "exec_command", sh, in.Command, o)
+	if err != nil {
+		return ExecResult{}, err
+	}
+	return execResult(sh.Session(), r), nil
+}
+
+// execIn admits a script and runs it in sh.
+func (t *tools) execIn(ctx context.Context, tool string, sh *shell.Shell, script string, o shell.ExecOptions) (shell.Result, error) {
+	if err := t.admit(ctx, CommandRequest{Tool: tool, Session: sh.Session().ID, Script: script, Cwd: sh.Cwd()}); err != nil {
+		return shell.Result{}, err
+	}
+	return sh.Exec(ctx, script, o)
+}
+
+// AwaitInput are await_command's arguments.
+type AwaitInput struct {
+	SessionID string `json:"session_id" jsonschema:"shell session id or name"`
+	ExecLimits
+}
+
+func (t *tools) awaitCommand(ctx context.Context, _ *mcp.CallToolRequest, in AwaitInput) (ExecResult, error) {
+	sh, err := t.shells.Get(in.SessionID)
+	if err != nil {
+		return ExecResult{}, err
+	}
+	o, err := in.ExecLimits.options()
+	if err != nil {
+		return ExecResult{}, err
+	}
+	r, err := sh.Await(ctx, o)
+	if err != nil {
+		return ExecResult{}, err
+	}
+	return execResult(sh.Session(), r), nil
+}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,7 +48,7 @@ func code(p *int) string {
 	if p == nil {
 		return "nil"
 	}
-	return string(rune('0'+*p/100%10)) + string(rune('0'+*p/10%10)) + string(rune('0'+*p%10))
+	return strconv.Itoa(*p)
 }
 
 func TestExecCommand_Cases(t *testing.T) {

@@ -57,7 +57,7 @@ func cutText(text string, maxLines, maxBytes int) (string, omission) {
 		lines = lines[:len(lines)-1]
 	}
 	n := len(lines)
-	keepHead, keepTail := n, 0
+	keepHead, keepTail := (n+1)/2, n/2
 	if maxLines >= 0 && n > maxLines {
 		keepHead = max(maxLines/2, 1)
 		keepTail = max(maxLines-keepHead, 0)

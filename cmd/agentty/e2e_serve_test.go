@@ -25,8 +25,9 @@ func TestServe_ToolsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"delete_session", "get_session_info", "list_sessions", "read_output", "register_reader",
-		"resize_pty", "send_input", "start_process", "terminate_process", "unregister_reader"}
+	want := []string{"await_command", "delete_session", "diff_commands", "exec_command", "get_session_info", "list_sessions",
+		"open_shell", "read_output", "register_reader", "resize_pty", "retry_command", "run_command", "send_input",
+		"start_process", "terminate_process", "unregister_reader", "write_file"}
 	var names []string
 	for _, tool := range tl.Tools {
 		names = append(names, tool.Name)

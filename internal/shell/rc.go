@@ -65,7 +65,8 @@ PS1='\[\033]133;B;aid=@NONCE@\007\]$ '
 // every command gets a new id.
 const shRC = `[ -z "$AGENTTY_NO_RC" ] && [ -n "$AGENTTY_USER_ENV" ] && [ -f "$AGENTTY_USER_ENV" ] && . "$AGENTTY_USER_ENV"
 unset AGENTTY_NO_RC AGENTTY_USER_ENV ENV
-` + posixEncode + commonRC + `PS1='$(__agentty_marks $?)$(printf '"'"'\033]133;B;aid=%s\007'"'"' "$__agentty_nonce")$ '
+` + posixEncode + commonRC + `__agentty_ps1() { __agentty_marks "$1"; printf '\033]133;B;aid=%s\007' "$__agentty_nonce"; }
+PS1='$(__agentty_ps1 $?)$ '
 `
 
 // zsh reads $ZDOTDIR/.zshenv and .zshrc; agentty points ZDOTDIR at its own

@@ -202,3 +202,18 @@ func TestOpenShell_Errors(t *testing.T) {
 		t.Fatalf("await with nothing started: %s", msg)
 	}
 }
+
+func TestExecCommand_ClearsHalfTypedInput(t *testing.T) {
+	for _, kind := range shellKinds(t) {
+		t.Run(kind, func(t *testing.T) {
+			c := newClient(t, session.Config{})
+			sh := c.openShell(map[string]any{"shell": kind})
+			var s SendResult
+			c.call("send_input", map[string]any{"session_id": sh.SessionID, "text": "echo half-typed", "timeout_ms": 0}, &s)
+			r := c.exec(sh.SessionID, "echo ok", nil)
+			if r.State != "done" || r.Output != "ok\n" || *r.ExitCode != 0 {
+				t.Fatalf("after half-typed input: state=%s output=%q exit=%s", r.State, r.Output, code(r.ExitCode))
+			}
+		})
+	}
+}

@@ -101,11 +101,14 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 	}
 	sh.run = r
 	sh.mu.Unlock()
-	// A leading space keeps the line out of the shell's history.
-	line := " . " + quote(r.file)
+	// Ctrl+U first drops anything half-typed at the prompt (by send_input);
+	// a leading space keeps the line out of the shell's history.
+	line := "\x15 . " + quote(r.file)
 	if _, err := sh.sess.Send(session.Input{Text: line, Enter: true}, time.Now().Add(5*time.Second)); err != nil {
 		sh.mu.Lock()
-		sh.run.outEnd = 0 // never started; a new command may run
+		if sh.run == r {
+			sh.run = nil // it never started: nothing to await, and the shell is free
+		}
 		sh.mu.Unlock()
 		_ = os.Remove(r.file)
 		if isDone(sh.sess.Done()) {

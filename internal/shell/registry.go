@@ -37,6 +37,7 @@ func (g *Registry) Open(ctx context.Context, o OpenOptions) (*Shell, string, err
 
 // Get finds the shell of a session id or name.
 func (g *Registry) Get(id string) (*Shell, error) {
+	g.prune()
 	s, err := g.mgr.Get(id)
 	if err != nil {
 		return nil, err

@@ -40,9 +40,11 @@ __agentty_marks() {
 	__agentty_enc
 	printf '\033]133;D;%s;aid=%s.%s\007\033]7;file://%s%s\007\033]133;A;aid=%s\007' "$1" "$__agentty_nonce" "$__agentty_id" "${HOSTNAME:-}" "$__agentty_p" "$__agentty_nonce"
 }
-trap 'rm -rf -- @DIR@' EXIT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+__agentty_cleanup() { rm -rf -- @DIR@; }
+trap '__agentty_cleanup' EXIT
+# An exit from a signal trap skips bash's EXIT trap, so these clean up too.
+trap '__agentty_cleanup; exit 143' TERM
+trap '__agentty_cleanup; exit 129' HUP
 PS2='> '
 `
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentty/agentty/internal/session"
 )
@@ -215,5 +216,79 @@ func TestExecCommand_ClearsHalfTypedInput(t *testing.T) {
 				t.Fatalf("after half-typed input: state=%s output=%q exit=%s", r.State, r.Output, code(r.ExitCode))
 			}
 		})
+	}
+}
+
+func TestOpenShell_ReadsUserRC(t *testing.T) {
+	home := t.TempDir()
+	rc := map[string]string{
+		"bash": ".bashrc",
+		"zsh":  ".zshrc",
+		"sh":   "shrc", // read through $ENV
+	}
+	for _, kind := range shellKinds(t) {
+		t.Run(kind, func(t *testing.T) {
+			if err := os.WriteFile(filepath.Join(home, rc[kind]), []byte("echo welcome\nalias ll='echo from-user-rc'\nPS1='custom> '\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c := newClient(t, session.Config{})
+			env := map[string]string{"HOME": home, "ZDOTDIR": home}
+			if kind == "sh" {
+				env["ENV"] = filepath.Join(home, "shrc")
+			}
+			var sh OpenShellResult
+			c.call("open_shell", map[string]any{"shell": kind, "env": env}, &sh)
+			if sh.Banner != "welcome\n" {
+				t.Fatalf("banner %q", sh.Banner)
+			}
+			if r := c.exec(sh.SessionID, "ll", nil); r.Output != "from-user-rc\n" || *r.ExitCode != 0 {
+				t.Fatalf("alias from the user's rc: %+v", r)
+			}
+		})
+	}
+}
+
+func TestOpenShell_RCWaitingForInput(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("read -p 'continue? ' x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, session.Config{})
+	msg := c.toolError("open_shell", map[string]any{"shell": "bash", "env": map[string]string{"HOME": home}, "timeout_ms": 1000})
+	if !strings.Contains(msg, "printed no prompt") || !strings.Contains(msg, "no_rc=true") {
+		t.Fatalf("rc waiting for input: %s", msg)
+	}
+	var rr ReadResult
+	c.call("read_output", map[string]any{"session_id": "s1", "timeout_ms": 0}, &rr)
+	if rr.Output != "continue? " {
+		t.Fatalf("read_output of the stuck shell: %q", rr.Output)
+	}
+	if msg := c.toolError("exec_command", map[string]any{"session_id": "s1", "command": "true"}); !strings.Contains(msg, "first prompt") {
+		t.Fatalf("exec before the first prompt: %s", msg)
+	}
+	// Answered, the shell reaches its prompt and runs commands.
+	var s SendResult
+	c.call("send_input", map[string]any{"session_id": "s1", "text": "y", "enter": true, "timeout_ms": 0}, &s)
+	var a ExecResult
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if time.Now().After(deadline) {
+			t.Fatal("the shell did not reach its prompt within 30 s of the answer")
+		}
+		res, err := c.try("exec_command", map[string]any{"session_id": "s1", "command": "echo ready"}, &a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError {
+			break
+		}
+		if !strings.Contains(text(res), "first prompt") {
+			t.Fatalf("exec after answering: %s", text(res))
+		}
+		// The prompt is on its way: wait for more output, not for time.
+		c.call("read_output", map[string]any{"session_id": "s1", "timeout_ms": 2000}, &rr)
+	}
+	if a.Output != "ready\n" || *a.ExitCode != 0 {
+		t.Fatalf("exec after answering: %+v", a)
 	}
 }

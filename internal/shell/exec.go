@@ -88,6 +88,10 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 		sh.mu.Unlock()
 		return Result{}, sh.exitedErr()
 	}
+	if !sh.ready {
+		sh.mu.Unlock()
+		return Result{}, fmt.Errorf("%w: the shell of session %s has not shown its first prompt yet (its rc files may ask something): read_output shows what it printed, send_input answers it", ErrNotReady, sh.sess.ID)
+	}
 	sh.nextID++
 	r := &job{id: sh.nextID, text: command, started: time.Now(), outStart: -1, outEnd: -1}
 	r.file = filepath.Join(sh.dir, "c"+strconv.Itoa(r.id))

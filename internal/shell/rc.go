@@ -100,8 +100,10 @@ PS1=$'%{\033]133;B;aid=@NONCE@\007%}$ '
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // writeRC writes the integration for kind into dir and returns the argv
-// and the environment that make the shell read it.
-func writeRC(kind Kind, path, dir, nonce string, noRC bool) ([]string, map[string]string, error) {
+// and the environment that make the shell read it. userEnv looks up the
+// environment the shell would have had without agentty (the caller's env,
+// then the server's), for the user's own ZDOTDIR and ENV.
+func writeRC(kind Kind, path, dir, nonce string, noRC bool, userEnv func(string) (string, bool)) ([]string, map[string]string, error) {
 	r := strings.NewReplacer("@NONCE@", nonce, "@DIR@", quote(dir))
 	env := map[string]string{}
 	if noRC {
@@ -125,14 +127,14 @@ func writeRC(kind Kind, path, dir, nonce string, noRC bool) ([]string, map[strin
 		if _, err := write(".zshrc", zshRC); err != nil {
 			return nil, nil, err
 		}
-		if zd, ok := os.LookupEnv("ZDOTDIR"); ok {
+		if zd, ok := userEnv("ZDOTDIR"); ok {
 			env["AGENTTY_ZDOTDIR"] = zd
 		}
 		env["ZDOTDIR"] = dir
 		return []string{path, "-i"}, env, nil
 	default:
 		p, err := write("shrc", shRC)
-		if u := os.Getenv("ENV"); u != "" {
+		if u, _ := userEnv("ENV"); u != "" {
 			env["AGENTTY_USER_ENV"] = u
 		}
 		env["ENV"] = p

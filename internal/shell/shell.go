@@ -95,15 +95,28 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 	if err != nil {
 		return nil, "", fmt.Errorf("shell: private directory: %w", err)
 	}
-	argv, env, err := writeRC(kind, path, dir, nonce, o.NoRC)
+	userEnv := func(k string) (string, bool) {
+		if v, ok := o.Env[k]; ok {
+			return v, true
+		}
+		return os.LookupEnv(k)
+	}
+	argv, rcEnv, err := writeRC(kind, path, dir, nonce, o.NoRC, userEnv)
 	if err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, "", err
 	}
+	// The caller's variables override the defaults; the integration's own
+	// (ENV, ZDOTDIR) override both, having passed the caller's on to the
+	// rc files.
+	env := map[string]string{}
 	for k, v := range nonInteractive {
 		env[k] = v
 	}
 	for k, v := range o.Env {
+		env[k] = v
+	}
+	for k, v := range rcEnv {
 		env[k] = v
 	}
 	name := o.Name

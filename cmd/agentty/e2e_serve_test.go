@@ -177,7 +177,7 @@ func TestServe_Demo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("demo: %v\nstdout:\n%s\nstderr:\n%s", err, out, readFile(t, stderr))
 	}
-	for _, want := range []string{"connected to agentty serve over stdio; 10 tools: delete_session, ", "awaiting_input", "done: "} {
+	for _, want := range []string{"connected to agentty serve over stdio; 17 tools: await_command, delete_session, ", "awaiting_input", "done: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo stdout lacks %q:\n%s", want, out)
 		}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/agentty/agentty/internal/gitparse"
@@ -160,8 +161,18 @@ func TestRunCommand_GitParsers(t *testing.T) {
 	}
 	// An unsupported signature is left as text.
 	r = c.run(map[string]any{"argv": []string{"git", "log", "--format=%s"}, "cwd": repo})
-	if r.Parsed != nil || r.Stdout.Text != "second commit\nfirst commit\n" {
+	if r.Parsed != nil || r.Stdout.Text != "second commit\nfirst commit\n" || r.Hint != "" {
 		t.Fatalf("unsupported: %+v", r)
+	}
+	// With enough output to be worth structure, the agent learns what is supported.
+	r = c.run(map[string]any{"argv": []string{"git", "help", "-a"}, "cwd": repo})
+	if r.Parsed != nil || !strings.Contains(r.Hint, "no structured parser") || r.Stdout.Bytes < 1024 {
+		t.Fatalf("unsupported, long: parsed=%v hint=%q bytes=%d", r.Parsed, r.Hint, r.Stdout.Bytes)
+	}
+	// A supported command whose output was cut is not parsed, and says so.
+	r = c.run(map[string]any{"argv": []string{"git", "log", "--oneline", "--decorate"}, "cwd": repo, "max_output_bytes": 64})
+	if r.Parsed != nil || !r.Stdout.Truncated || !strings.Contains(r.Hint, "not parsed") {
+		t.Fatalf("supported, cut: parsed=%v truncated=%v hint=%q", r.Parsed, r.Stdout.Truncated, r.Hint)
 	}
 	p, _ = parsed2(t, c, []string{"which", "sh"})
 	if w := p.Data.(map[string]any); w["found"] != true || !reflect.DeepEqual(len(w["paths"].([]any)), 1) {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -118,12 +119,14 @@ func (t *tools) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in RunIn
 	res := RunResult{OK: r.OK, Argv: r.Argv, Cwd: r.Cwd, ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut,
 		DurationMs: float64(r.Duration.Microseconds()) / 1000, Stdout: r.Stdout, Stderr: r.Stderr, Checks: r.Checks, Page: r.Page}
 	if in.Parse == nil || *in.Parse || in.Summary {
-		if r.Full != "" || r.Stdout.Bytes == 0 {
-			if p, ok := gitparse.Parse(in.Argv, r.Full); ok && r.ExitCode != nil && *r.ExitCode == 0 {
-				res.Parsed = &p
-			}
-		} else if r.Stdout.Truncated {
+		_, supported := gitparse.Parse(in.Argv, "")
+		switch p, ok := gitparse.Parse(in.Argv, r.Full); {
+		case ok && !r.Stdout.Truncated && r.ExitCode != nil && *r.ExitCode == 0:
+			res.Parsed = &p
+		case supported && r.Stdout.Truncated:
 			res.Hint = "stdout was cut, so it was not parsed; raise max_output_bytes or use page"
+		case !supported && parserWorthy(in.Argv, r):
+			res.Hint = "no structured parser for this command signature; supported: git status --porcelain/--short, log --oneline, branch, diff --name-only/--name-status/--stat/--shortstat, rev-parse, remote -v, ls-files, which"
 		}
 	}
 	if res.Parsed != nil {
@@ -139,4 +142,14 @@ func (t *tools) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in RunIn
 		res.Hint = "killed after timeout_ms; for long or interactive programs use start_process or exec_command in open_shell"
 	}
 	return res, nil
+}
+
+// parserWorthy: a successful git or which run with enough output that
+// structure would have helped, so the agent learns what is supported.
+func parserWorthy(argv []string, r runner.Result) bool {
+	if len(argv) == 0 || r.ExitCode == nil || *r.ExitCode != 0 || r.Stdout.Bytes < 1024 {
+		return false
+	}
+	name := filepath.Base(argv[0])
+	return name == "git" || name == "which"
 }

@@ -89,7 +89,7 @@ unset AGENTTY_NO_RC
 	__agentty_marks "$__agentty_s"
 	__agentty_id=0
 }
-precmd_functions=(__agentty_precmd $precmd_functions)
+precmd_functions=(__agentty_precmd ${precmd_functions[@]:-})
 setopt no_prompt_subst no_prompt_sp hist_ignore_space
 PROMPT_EOL_MARK=''
 RPROMPT=''

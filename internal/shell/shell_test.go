@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,5 +106,33 @@ func TestShell_BusyAndNotShell(t *testing.T) {
 	}
 	if got, err := reg.Get(sh.Session().ID); err != nil || got != sh {
 		t.Fatalf("get shell: %v", err)
+	}
+}
+
+// OnOutput sees a running command's output as it arrives: here it answers
+// the command's prompt, which is the only way the command can finish.
+func TestShell_OnOutputHook(t *testing.T) {
+	mgr := session.NewManager(session.Config{})
+	defer mgr.Close()
+	ctx := context.Background()
+	sh, _, err := Open(ctx, mgr, OpenOptions{Shell: "bash", NoRC: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	o := ExecOptions{IgnoreInput: true, Timeout: 30 * time.Second, OnOutput: func(_ time.Duration, newest []byte) {
+		seen = append(seen, string(newest))
+		if strings.Contains(string(newest), "ready?") {
+			if _, err := sh.Session().Send(session.Input{Text: "go", Enter: true}, time.Now().Add(5*time.Second)); err != nil {
+				t.Error(err)
+			}
+		}
+	}}
+	r, err := sh.Exec(ctx, `printf 'ready?'; read -r x; echo "got $x"`, o)
+	if err != nil || r.ExitCode == nil || *r.ExitCode != 0 || r.Output != "ready?go\ngot go\n" {
+		t.Fatalf("exec: %+v %v (hook saw %q)", r, err, seen)
+	}
+	if len(seen) == 0 || !strings.HasPrefix(seen[0], "ready?") {
+		t.Fatalf("hook saw %q", seen)
 	}
 }

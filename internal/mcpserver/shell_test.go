@@ -219,6 +219,9 @@ func TestExecCommand_ClearsHalfTypedInput(t *testing.T) {
 	}
 }
 
+// The user's rc file is read (with set -u, which the integration must
+// survive), its banner returned and its aliases usable; its prompt is
+// replaced by the integration's.
 func TestOpenShell_ReadsUserRC(t *testing.T) {
 	home := t.TempDir()
 	rc := map[string]string{
@@ -228,7 +231,7 @@ func TestOpenShell_ReadsUserRC(t *testing.T) {
 	}
 	for _, kind := range shellKinds(t) {
 		t.Run(kind, func(t *testing.T) {
-			if err := os.WriteFile(filepath.Join(home, rc[kind]), []byte("echo welcome\nalias ll='echo from-user-rc'\nPS1='custom> '\n"), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(home, rc[kind]), []byte("set -u\necho welcome\nalias ll='echo from-user-rc'\nPS1='custom> '\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			c := newClient(t, session.Config{})

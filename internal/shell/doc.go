@@ -14,7 +14,7 @@
 // before C and the prompt after D.
 //
 // Commands travel as files: the command text is written to a private file
-// and the shell is told to source it (" . '/dir/cN'"), so multi-line
+// and the shell is told to source it (" . '/tmp/agentty-cmd-…'"), so multi-line
 // commands, heredocs, quotes and aliases need no escaping and the shell's
 // line editor never sees them. The shell's own state (cwd, variables,
 // functions, venvs, jobs) carries over between commands because they run in

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -94,15 +93,16 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 	}
 	sh.nextID++
 	r := &job{id: sh.nextID, text: command, started: time.Now(), outStart: -1, outEnd: -1}
-	r.file = filepath.Join(sh.dir, "c"+strconv.Itoa(r.id))
 	body := "__agentty_begin " + strconv.Itoa(r.id) + "\n" + command
 	if !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
-	if err := os.WriteFile(r.file, []byte(body), 0o600); err != nil {
+	file, err := writeCommandFile(body)
+	if err != nil {
 		sh.mu.Unlock()
-		return Result{}, fmt.Errorf("shell: write command file: %w", err)
+		return Result{}, err
 	}
+	r.file = file
 	sh.run = r
 	sh.mu.Unlock()
 	// Ctrl+U first drops anything half-typed at the prompt (by send_input);
@@ -165,6 +165,7 @@ func (sh *Shell) await(ctx context.Context, r *job, o ExecOptions) (Result, erro
 		res.Duration = time.Since(r.started)
 		end = sh.scanned
 		r.outEnd, r.ended = end, time.Now()
+		_ = os.Remove(r.file) // the shell may have died before starting it
 		if r.outStart < 0 {
 			r.outStart, from = end, end
 		}
@@ -192,4 +193,24 @@ func clip(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+// writeCommandFile puts a command's text in a new private file (0600,
+// O_EXCL) for the shell to source. The file is removed as soon as the
+// shell has started the command (its C mark): bash has read it whole by
+// then, and sh and zsh read on from the descriptor they opened.
+func writeCommandFile(body string) (string, error) {
+	f, err := os.CreateTemp("", "agentty-cmd-*")
+	if err != nil {
+		return "", fmt.Errorf("shell: command file: %w", err)
+	}
+	_, err = f.WriteString(body)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+		return "", fmt.Errorf("shell: command file: %w", err)
+	}
+	return f.Name(), nil
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // The integration scripts. Placeholders: @NONCE@, @DIR@ (single-quoted
-// shell word of the private directory). Each prompt prints D (status of the
+// shell word of the startup directory holding these files). Each prompt prints D (status of the
 // last command + which agentty command it was), OSC 7 (cwd, percent-encoded)
 // and A; PS1 ends with B. __agentty_begin is the first line of every
 // command file and prints C.
@@ -40,11 +40,10 @@ __agentty_marks() {
 	__agentty_enc
 	printf '\033]133;D;%s;aid=%s.%s\007\033]7;file://%s%s\007\033]133;A;aid=%s\007' "$1" "$__agentty_nonce" "$__agentty_id" "${HOSTNAME:-}" "$__agentty_p" "$__agentty_nonce"
 }
-__agentty_cleanup() { rm -rf -- @DIR@; }
-trap '__agentty_cleanup' EXIT
-# An exit from a signal trap skips bash's EXIT trap, so these clean up too.
-trap '__agentty_cleanup; exit 143' TERM
-trap '__agentty_cleanup; exit 129' HUP
+# Interactive shells ignore SIGTERM; agentty's terminate_process should end
+# them at once, with the status a killed job would have.
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 PS2='> '
 `
 

@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync"
 
 	"github.com/agentty/agentty/internal/session"
@@ -51,15 +50,11 @@ func (g *Registry) Get(id string) (*Shell, error) {
 	return sh, nil
 }
 
-// prune forgets shells whose sessions the Manager deleted, and removes the
-// private directory of shells that died without running their exit trap.
+// prune forgets shells whose sessions the Manager deleted.
 func (g *Registry) prune() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for id, sh := range g.shells {
-		if isDone(sh.sess.Done()) {
-			_ = os.RemoveAll(sh.dir)
-		}
+	for id := range g.shells {
 		if _, err := g.mgr.Get(id); err != nil {
 			delete(g.shells, id)
 		}

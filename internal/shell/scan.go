@@ -56,6 +56,7 @@ func (sh *Shell) apply(m mark) {
 	case markC:
 		if r != nil && m.id == r.id && r.outStart < 0 {
 			r.outStart, r.returned = m.end, m.end
+			_ = os.Remove(r.file)
 		}
 	case markD:
 		sh.cwd = m.cwd

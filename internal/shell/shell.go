@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sync"
 	"time"
@@ -51,8 +50,9 @@ type Shell struct {
 	Kind Kind
 	Path string
 	sess *session.Session
-	dir  string // private directory for command files; the shell removes it on exit
 	re   *regexp.Regexp
+	// startDir held the rc files; Open removes it before returning.
+	startDir string
 
 	mu      sync.Mutex
 	scanned int64  // guarded by mu; raw output up to here was searched for marks
@@ -91,10 +91,13 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 	nb := make([]byte, 12)
 	_, _ = rand.Read(nb)
 	nonce := hex.EncodeToString(nb)
+	// The rc files live only until the shell has started: it has read
+	// (or opened) them by its first prompt, and they are removed then.
 	dir, err := os.MkdirTemp("", "agentty-shell-")
 	if err != nil {
-		return nil, "", fmt.Errorf("shell: private directory: %w", err)
+		return nil, "", fmt.Errorf("shell: startup directory: %w", err)
 	}
+	defer func() { _ = os.RemoveAll(dir) }()
 	userEnv := func(k string) (string, bool) {
 		if v, ok := o.Env[k]; ok {
 			return v, true
@@ -103,7 +106,6 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 	}
 	argv, rcEnv, err := writeRC(kind, path, dir, nonce, o.NoRC, userEnv)
 	if err != nil {
-		_ = os.RemoveAll(dir)
 		return nil, "", err
 	}
 	// The caller's variables override the defaults; the integration's own
@@ -125,10 +127,9 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 	}
 	s, err := mgr.Start(session.StartOptions{Argv: argv, Cwd: o.Cwd, Env: env, Rows: o.Rows, Cols: o.Cols, Name: name})
 	if err != nil {
-		_ = os.RemoveAll(dir)
 		return nil, "", err
 	}
-	sh := &Shell{Kind: kind, Path: path, sess: s, dir: dir, re: markRE(nonce)}
+	sh := &Shell{Kind: kind, Path: path, sess: s, re: markRE(nonce), startDir: dir}
 	wait := o.Wait
 	if wait <= 0 {
 		wait = 10 * time.Second
@@ -141,10 +142,6 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 		return sh, "", ctx.Err()
 	case stopTimeout:
 		return sh, "", fmt.Errorf("%w: %s started as session %s but printed no prompt within %v; its rc files may wait for input: read_output shows what it printed, or open a shell with no_rc=true", ErrNotReady, kind, s.ID, wait)
-	}
-	// The rc files were read; only command files live here from now on.
-	for _, f := range []string{"bashrc", "shrc", ".zshenv", ".zshrc"} {
-		_ = os.Remove(filepath.Join(dir, f))
 	}
 	sh.mu.Lock()
 	first := sh.firstPrompt

@@ -20,10 +20,17 @@ func kinds(t *testing.T) []string {
 	return out
 }
 
-// The private directory goes away with the shell, whether it exits by
-// itself or is terminated (bash and zsh trap SIGTERM into a prompt exit,
-// so terminating them does not wait for the SIGKILL grace).
-func TestShell_CleansUpAndTerminatesPromptly(t *testing.T) {
+// Nothing is left on disk: the rc files go once the shell has started and
+// each command file once the shell has started that command, also when the
+// shell dies. bash and zsh trap SIGTERM into a prompt exit, so terminating
+// them does not wait for the SIGKILL grace.
+func TestShell_NoFilesLeftAndPromptTermination(t *testing.T) {
+	gone := func(t *testing.T, p string) {
+		t.Helper()
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Fatalf("%s still exists: %v", p, err)
+		}
+	}
 	for _, kind := range kinds(t) {
 		t.Run(kind, func(t *testing.T) {
 			mgr := session.NewManager(session.Config{})
@@ -35,45 +42,51 @@ func TestShell_CleansUpAndTerminatesPromptly(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := os.Stat(sh.dir); err != nil {
-				t.Fatalf("private dir missing while the shell runs: %v", err)
+			gone(t, sh.startDir)
+			r, err := sh.Exec(ctx, "echo hi", ExecOptions{})
+			if err != nil || r.Output != "hi\n" {
+				t.Fatalf("exec: %+v %v", r, err)
 			}
-			r, err := sh.Exec(ctx, "exit 0", ExecOptions{})
-			if err != nil || !r.ShellExited {
-				t.Fatalf("exit: %+v %v", r, err)
+			gone(t, sh.run.file)
+			r, err = sh.Exec(ctx, "sleep 30", ExecOptions{Timeout: 100 * time.Millisecond})
+			if err != nil || !r.Running {
+				t.Fatalf("sleep: %+v %v", r, err)
 			}
-			if _, err := os.Stat(sh.dir); !errors.Is(err, os.ErrNotExist) {
-				t.Fatalf("private dir after exit: %v", err)
-			}
-			if _, err := sh.Exec(ctx, "true", ExecOptions{}); !errors.Is(err, ErrShellExited) {
-				t.Fatalf("exec after exit: %v", err)
-			}
-
-			sh, _, err = reg.Open(ctx, OpenOptions{Shell: kind, NoRC: true})
-			if err != nil {
-				t.Fatal(err)
+			// Running, the shell has the command already; the file is gone.
+			sh.mu.Lock()
+			started := sh.run.outStart >= 0
+			sh.mu.Unlock()
+			if started {
+				gone(t, sh.run.file)
 			}
 			if kind == "sh" {
-				// dash runs traps only after its blocking read at the prompt
-				// returns, so SIGTERM waits for the grace period's SIGKILL,
-				// which no trap sees: the registry removes the directory.
+				// dash runs traps only after the command (or the read at
+				// its prompt) returns, so SIGTERM waits for the grace
+				// period's SIGKILL.
 				if _, err := sh.Session().Terminate(ctx, 0); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := reg.Get(sh.Session().ID); err != nil {
-					t.Fatal(err)
+				if r, err := sh.Await(ctx, ExecOptions{}); err != nil || !r.ShellExited {
+					t.Fatalf("await after kill: %+v %v", r, err)
 				}
-				if _, err := os.Stat(sh.dir); !errors.Is(err, os.ErrNotExist) {
-					t.Fatalf("private dir after SIGKILL and a registry lookup: %v", err)
-				}
+				gone(t, sh.run.file)
 				return
 			}
-			st, err := sh.Session().Terminate(ctx, 30*time.Second)
-			if err != nil || st.Code != 143 || st.Signal != "" {
-				t.Fatalf("terminate: %+v %v (want exit 143 from the TERM trap, not a SIGKILL)", st, err)
+			if _, err := sh.Session().Send(session.Input{Keys: []string{"ctrl+c"}}, time.Now().Add(5*time.Second)); err != nil {
+				t.Fatal(err)
 			}
-			if _, err := os.Stat(sh.dir); !errors.Is(err, os.ErrNotExist) {
-				t.Fatalf("private dir after terminate: %v", err)
+			if r, err := sh.Await(ctx, ExecOptions{}); err != nil || r.ExitCode == nil || *r.ExitCode != 130 {
+				t.Fatalf("await after ctrl+c: %+v %v", r, err)
+			}
+			st, err := sh.Session().Terminate(ctx, 30*time.Second)
+			// The TERM trap exits (bash reports the last job's 130 here,
+			// zsh 143); without it the shell would outlive the grace and
+			// die of SIGKILL.
+			if err != nil || st.Signal != "" || (st.Code != 143 && st.Code != 130) {
+				t.Fatalf("terminate: %+v %v (want an exit from the TERM trap, not a SIGKILL)", st, err)
+			}
+			if _, err := sh.Exec(ctx, "true", ExecOptions{}); !errors.Is(err, ErrShellExited) {
+				t.Fatalf("exec after exit: %v", err)
 			}
 		})
 	}

@@ -55,14 +55,14 @@ func TestServe_TwoReaders(t *testing.T) {
 
 func TestServe_LargeOutput(t *testing.T) {
 	t.Parallel()
-	want := seqOutput(t, "3000000")
+	want := seqOutput(t, "1500000")
 	// The largest page the server allows: as few round trips as possible.
 	page := map[string]any{"overflow": "page", "max_bytes": session.MaxBytesCap}
 
 	t.Run("all kept", func(t *testing.T) {
 		t.Parallel()
 		s := startServer(t, "-session-memory", "64MiB")
-		args := map[string]any{"argv": []string{"seq", "1", "3000000"}, "mode": "pipe", "timeout_ms": 0}
+		args := map[string]any{"argv": []string{"seq", "1", "1500000"}, "mode": "pipe", "timeout_ms": 0}
 		for k, v := range page {
 			args[k] = v
 		}
@@ -79,10 +79,10 @@ func TestServe_LargeOutput(t *testing.T) {
 		t.Parallel()
 		s := startServer(t, "-session-memory", "1MiB")
 		var start readResult
-		s.call("start_process", map[string]any{"argv": []string{"seq", "1", "3000000"}, "mode": "pipe",
-			"timeout_ms": 30000, "settle_ms": 0, "max_bytes": 1, "overflow": "page"}, &start)
+		s.call("start_process", map[string]any{"argv": []string{"seq", "1", "1500000"}, "mode": "pipe",
+			"timeout_ms": 60000, "settle_ms": 0, "max_bytes": 1, "overflow": "page"}, &start)
 		if start.Reason != "exited" {
-			t.Fatalf("seq did not finish within the 30 s start call: %+v", start)
+			t.Fatalf("seq did not finish within the 60 s start call: %+v", start)
 		}
 		var info infoResult
 		s.call("get_session_info", map[string]any{"session_id": start.SessionID}, &info)
@@ -123,8 +123,8 @@ func TestServe_LargeOutput(t *testing.T) {
 		var byLine readResult
 		s.call("read_output", map[string]any{"session_id": start.SessionID, "since_line": 0, "timeout_ms": 0,
 			"max_bytes": session.MaxBytesCap, "overflow": "page"}, &byLine)
-		if byLine.LostBytes != lost || byLine.LostLines != wantLostLines || byLine.Line != 3000000 || byLine.Output != want[lost:] {
-			t.Errorf("read from since_line 0: lost %d bytes %d lines, line %d, %d bytes of output; want lost %d bytes %d lines, line 3000000, the %d-byte tail",
+		if byLine.LostBytes != lost || byLine.LostLines != wantLostLines || byLine.Line != 1500000 || byLine.Output != want[lost:] {
+			t.Errorf("read from since_line 0: lost %d bytes %d lines, line %d, %d bytes of output; want lost %d bytes %d lines, line 1500000, the %d-byte tail",
 				byLine.LostBytes, byLine.LostLines, byLine.Line, len(byLine.Output), lost, wantLostLines, len(want)-int(lost))
 		}
 		if tail := want[lost:]; got.String() != tail {

@@ -279,7 +279,7 @@ type infoResult struct {
 func (s *server) readAll(id string, reader int, extra map[string]any) string {
 	s.t.Helper()
 	var b strings.Builder
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(180 * time.Second)
 	for time.Now().Before(deadline) {
 		args := map[string]any{"session_id": id, "reader_id": reader, "timeout_ms": 30000, "settle_ms": 0}
 		for k, v := range extra {
@@ -295,7 +295,7 @@ func (s *server) readAll(id string, reader int, extra map[string]any) string {
 			return b.String()
 		}
 	}
-	s.t.Fatalf("session %s did not finish within 60 s", id)
+	s.t.Fatalf("session %s did not finish within 180 s", id)
 	return ""
 }
 

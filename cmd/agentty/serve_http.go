@@ -1,0 +1,78 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/httpserver"
+)
+
+// httpShutdownGrace bounds the HTTP shutdown inside serve's own
+// shutdownWait, so the server reports how it stopped before serve gives up.
+const httpShutdownGrace = shutdownWait * 2 / 3
+
+// tokenEnv names the environment variable that can hold the bearer token.
+const tokenEnv = "AGENTTY_TOKEN"
+
+// httpFlags are serve's flags for the HTTP transports.
+type httpFlags struct {
+	addr        string
+	tokenFile   string
+	tlsCert     string
+	tlsKey      string
+	origins     stringList
+	sessionIdle time.Duration
+}
+
+func (h *httpFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&h.addr, "http", "", "serve MCP over HTTP on host:port (e.g. 127.0.0.1:7777) instead of stdio: streamable HTTP at /mcp, legacy SSE at /sse, /healthz")
+	fs.StringVar(&h.tokenFile, "token-file", "", "file holding the bearer token HTTP clients must send (else $"+tokenEnv+"); required for a non-loopback -http address")
+	fs.StringVar(&h.tlsCert, "tls-cert", "", "PEM certificate file: serve HTTPS (with -tls-key)")
+	fs.StringVar(&h.tlsKey, "tls-key", "", "PEM private key file for -tls-cert")
+	fs.Var(&h.origins, "allowed-origin", "a browser Origin (scheme://host[:port]) allowed besides loopback ones; repeatable")
+	fs.DurationVar(&h.sessionIdle, "http-session-idle", httpserver.DefaultSessionIdle, "close an idle MCP HTTP connection after this long (agentty sessions live on); negative: never")
+}
+
+// token reads the bearer token from -token-file, else from the environment.
+func (h *httpFlags) token() (string, error) {
+	if h.tokenFile == "" {
+		return strings.TrimSpace(os.Getenv(tokenEnv)), nil
+	}
+	b, err := os.ReadFile(h.tokenFile)
+	if err != nil {
+		return "", fmt.Errorf("-token-file: %w", err)
+	}
+	t := strings.TrimSpace(string(b))
+	if t == "" {
+		return "", fmt.Errorf("-token-file: %s is empty", h.tokenFile)
+	}
+	return t, nil
+}
+
+// startHTTP checks the flags and listens; the caller then runs Serve.
+func startHTTP(srv *mcp.Server, h *httpFlags, logger *slog.Logger) (*httpserver.Server, error) {
+	token, err := h.token()
+	if err != nil {
+		return nil, err
+	}
+	hs, err := httpserver.New(srv, &httpserver.Options{Addr: h.addr, Token: token, TLSCert: h.tlsCert, TLSKey: h.tlsKey,
+		AllowedOrigins: h.origins, SessionIdle: h.sessionIdle, ShutdownGrace: httpShutdownGrace, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	logger.Info("agentty serving MCP over HTTP", "version", version, "pid", os.Getpid(),
+		"url", hs.URL()+"/mcp", "sse", hs.URL()+"/sse", "auth", token != "")
+	return hs, nil
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }

@@ -1,11 +1,8 @@
 package httpserver
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Health is the body of GET /healthz. It carries counts only, no session
@@ -24,16 +21,4 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	_ = json.NewEncoder(w).Encode(h)
-}
-
-// countCalls is MCP receiving middleware that keeps inFlight current.
-func (s *Server) countCalls(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method != "tools/call" {
-			return next(ctx, method, req)
-		}
-		s.inFlight.Add(1)
-		defer s.inFlight.Add(-1)
-		return next(ctx, method, req)
-	}
 }

@@ -131,7 +131,7 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 	}
 	s := &Server{mcp: srv, opts: opts, log: log, ln: ln}
 	s.base, s.cancelBase = context.WithCancel(context.Background())
-	srv.AddReceivingMiddleware(s.countCalls)
+	srv.AddReceivingMiddleware(s.bindCall)
 	s.http = &http.Server{
 		Handler:           s.handler(origins),
 		BaseContext:       func(net.Listener) context.Context { return s.base },
@@ -179,7 +179,7 @@ func (s *Server) handler(origins originSet) http.Handler {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(streamable))
-	mux.Handle("/sse", guard(sse))
+	mux.Handle("/sse", guard(markStream(sse)))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	return mux
 }
@@ -202,10 +202,12 @@ func (s *Server) Serve(ctx context.Context) error {
 	defer cancel()
 	shut := make(chan error, 1)
 	go func() { shut <- s.http.Shutdown(sctx) }()
+	// Ends every call's context (bindCall), open streams and request
+	// contexts; then closing the MCP connections no longer waits on waits.
+	s.cancelBase()
 	for ss := range s.mcp.Sessions() {
 		_ = ss.Close()
 	}
-	s.cancelBase()
 	err := <-shut
 	if err != nil {
 		s.log.Warn("HTTP requests still open after the shutdown grace; closing them", "err", err)

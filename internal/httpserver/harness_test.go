@@ -200,3 +200,10 @@ func (s *testServer) waitHealth(t testing.TB, within time.Duration, what string,
 func mcpParams(name string, args map[string]any) *mcp.CallToolParams {
 	return &mcp.CallToolParams{Name: name, Arguments: args}
 }
+
+// mcpServerForTest is an agentty MCP server on a manager closed with t.
+func mcpServerForTest(t testing.TB) *mcp.Server {
+	mgr := session.NewManager(session.Config{})
+	t.Cleanup(mgr.Close)
+	return mcpserver.New(mgr, nil)
+}

@@ -63,4 +63,3 @@ func TestIsLoopbackAddr(t *testing.T) {
 		t.Error("no error for an address without a port separator")
 	}
 }
-

@@ -40,7 +40,8 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 }
 
 // token reads the bearer token from -token-file, else from the environment.
-func (h *httpFlags) token() (string, error) {
+// A token file others can read is used, with a warning.
+func (h *httpFlags) token(logger *slog.Logger) (string, error) {
 	if h.tokenFile == "" {
 		return strings.TrimSpace(os.Getenv(tokenEnv)), nil
 	}
@@ -52,12 +53,15 @@ func (h *httpFlags) token() (string, error) {
 	if t == "" {
 		return "", fmt.Errorf("-token-file: %s is empty", h.tokenFile)
 	}
+	if st, err := os.Stat(h.tokenFile); err == nil && st.Mode().Perm()&0o077 != 0 {
+		logger.Warn("the token file is readable by other users; chmod 600 it", "file", h.tokenFile, "mode", st.Mode().Perm())
+	}
 	return t, nil
 }
 
 // startHTTP checks the flags and listens; the caller then runs Serve.
 func startHTTP(srv *mcp.Server, h *httpFlags, logger *slog.Logger) (*httpserver.Server, error) {
-	token, err := h.token()
+	token, err := h.token(logger)
 	if err != nil {
 		return nil, err
 	}

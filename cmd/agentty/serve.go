@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
 
+	"github.com/agentty/agentty/internal/httpserver"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/session"
@@ -59,6 +60,13 @@ func serve(args []string, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	var httpOpts *httpserver.Options
+	if hf.addr != "" {
+		if httpOpts, err = hf.options(logger); err != nil {
+			fmt.Fprintf(stderr, "agentty serve: %v\n", err)
+			return 2
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if hf.addr == "" && term.IsTerminal(int(os.Stdin.Fd())) {
@@ -103,7 +111,7 @@ func serve(args []string, stderr io.Writer) int {
 	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger})
 	runDone := make(chan error, 1)
 	if hf.addr != "" {
-		hs, err := startHTTP(srv, &hf, logger)
+		hs, err := startHTTP(srv, httpOpts, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "agentty serve: %v\n", err)
 			teardown()

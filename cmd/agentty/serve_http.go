@@ -59,19 +59,26 @@ func (h *httpFlags) token(logger *slog.Logger) (string, error) {
 	return t, nil
 }
 
-// startHTTP checks the flags and listens; the caller then runs Serve.
-func startHTTP(srv *mcp.Server, h *httpFlags, logger *slog.Logger) (*httpserver.Server, error) {
+// options checks the flags and turns them into server options, before
+// anything is started, so a bad or unsafe start is refused at once.
+func (h *httpFlags) options(logger *slog.Logger) (*httpserver.Options, error) {
 	token, err := h.token(logger)
 	if err != nil {
 		return nil, err
 	}
-	hs, err := httpserver.New(srv, &httpserver.Options{Addr: h.addr, Token: token, TLSCert: h.tlsCert, TLSKey: h.tlsKey,
-		AllowedOrigins: h.origins, SessionIdle: h.sessionIdle, ShutdownGrace: httpShutdownGrace, Logger: logger})
+	o := &httpserver.Options{Addr: h.addr, Token: token, TLSCert: h.tlsCert, TLSKey: h.tlsKey,
+		AllowedOrigins: h.origins, SessionIdle: h.sessionIdle, ShutdownGrace: httpShutdownGrace, Logger: logger}
+	return o, o.Check()
+}
+
+// startHTTP listens; the caller then runs Serve.
+func startHTTP(srv *mcp.Server, o *httpserver.Options, logger *slog.Logger) (*httpserver.Server, error) {
+	hs, err := httpserver.New(srv, o)
 	if err != nil {
 		return nil, err
 	}
 	logger.Info("agentty serving MCP over HTTP", "version", version, "pid", os.Getpid(),
-		"url", hs.URL()+"/mcp", "sse", hs.URL()+"/sse", "auth", token != "")
+		"url", hs.URL()+"/mcp", "sse", hs.URL()+"/sse", "auth", o.Token != "")
 	return hs, nil
 }
 

@@ -14,6 +14,7 @@
 package httpserver
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -80,6 +81,41 @@ type Server struct {
 	inFlight atomic.Int64 // tool calls being handled now, for /healthz
 }
 
+// Check reports what is wrong with o without listening: a non-loopback
+// address without a token (ErrInsecureBind), an incomplete or unreadable
+// TLS pair (ErrTLSConfig), a malformed address or allowed origin. New runs
+// it too; callers run it early to refuse a bad start before doing anything.
+func (o *Options) Check() error {
+	_, _, err := o.check()
+	return err
+}
+
+func (o *Options) check() (originSet, *tls.Config, error) {
+	addr := cmp.Or(o.Addr, DefaultAddr)
+	loop, err := isLoopbackAddr(addr)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !loop && o.Token == "" {
+		return nil, nil, fmt.Errorf("%w: %s is reachable from other machines; set a token (-token-file or AGENTTY_TOKEN) or listen on 127.0.0.1", ErrInsecureBind, addr)
+	}
+	origins, err := parseOrigins(o.AllowedOrigins)
+	if err != nil {
+		return nil, nil, err
+	}
+	if o.TLSCert == "" && o.TLSKey == "" {
+		return origins, nil, nil
+	}
+	if o.TLSCert == "" || o.TLSKey == "" {
+		return nil, nil, fmt.Errorf("%w: give both a certificate and a key", ErrTLSConfig)
+	}
+	cert, err := tls.LoadX509KeyPair(o.TLSCert, o.TLSKey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrTLSConfig, err)
+	}
+	return origins, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
 // New checks o, listens on o.Addr and returns a Server ready to Serve. The
 // listener is open when New returns, so Addr reports the real port.
 func New(srv *mcp.Server, o *Options) (*Server, error) {
@@ -100,27 +136,9 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	loop, err := isLoopbackAddr(opts.Addr)
+	origins, tlsConf, err := opts.check()
 	if err != nil {
 		return nil, err
-	}
-	if !loop && opts.Token == "" {
-		return nil, fmt.Errorf("%w: %s is reachable from other machines; set a token (-token-file or AGENTTY_TOKEN) or listen on 127.0.0.1", ErrInsecureBind, opts.Addr)
-	}
-	origins, err := parseOrigins(opts.AllowedOrigins)
-	if err != nil {
-		return nil, err
-	}
-	var tlsConf *tls.Config
-	if opts.TLSCert != "" || opts.TLSKey != "" {
-		if opts.TLSCert == "" || opts.TLSKey == "" {
-			return nil, fmt.Errorf("%w: give both a certificate and a key", ErrTLSConfig)
-		}
-		cert, err := tls.LoadX509KeyPair(opts.TLSCert, opts.TLSKey)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrTLSConfig, err)
-		}
-		tlsConf = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {

@@ -135,7 +135,13 @@ func TestDisconnect_FreesWait(t *testing.T) {
 				return h.CallsInFlight == 1
 			})
 
-			// A blocked wait blocks nobody else.
+			// A blocked wait blocks nobody else: not the same client's other
+			// tools, not other clients.
+			var list mcpserver.ListResult
+			a.call("list_sessions", nil, &list)
+			if list.Count != 2 {
+				t.Fatalf("list_sessions during the wait: %d sessions, want 2", list.Count)
+			}
 			if got := send(other, id, "still-works").Output; got != "still-works\n" {
 				t.Fatalf("other client's reply = %q", got)
 			}

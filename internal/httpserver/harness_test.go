@@ -83,11 +83,33 @@ type client struct {
 
 func (s *testServer) connect(t testing.TB, tr transport, o clientOpts) *client {
 	t.Helper()
+	cs, err := s.dial(t, tr, o)
+	if err != nil {
+		t.Fatalf("connect %s: %v", tr.name, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return &client{t: t, cs: cs}
+}
+
+// connectErr tries to connect and reports the error.
+func (s *testServer) connectErr(tr transport) (*mcp.ClientSession, error) {
+	cs, err := s.dial(nil, tr, clientOpts{})
+	if err == nil {
+		cs.Close()
+	}
+	return cs, err
+}
+
+func (s *testServer) dial(t testing.TB, tr transport, o clientOpts) (*mcp.ClientSession, error) {
 	ht := &http.Transport{}
 	if o.dialer != nil {
 		ht.DialContext = o.dialer.dial
 	}
-	t.Cleanup(ht.CloseIdleConnections)
+	if t != nil {
+		t.Cleanup(ht.CloseIdleConnections)
+	} else {
+		defer ht.CloseIdleConnections()
+	}
 	hc := &http.Client{Transport: ht}
 	if o.token != "" {
 		hc.Transport = bearer{token: o.token, next: ht}
@@ -104,12 +126,7 @@ func (s *testServer) connect(t testing.TB, tr transport, o clientOpts) *client {
 	}
 	// Not a deadline: the legacy SSE client keeps its event stream on this
 	// context for the whole connection.
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).Connect(context.Background(), mt, &mcp.ClientSessionOptions{ProtocolVersion: tr.version})
-	if err != nil {
-		t.Fatalf("connect %s: %v", tr.name, err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return &client{t: t, cs: cs}
+	return mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).Connect(context.Background(), mt, &mcp.ClientSessionOptions{ProtocolVersion: tr.version})
 }
 
 // call runs a tool that must succeed and decodes its structured result.

@@ -203,10 +203,11 @@ func (s *Server) handler(origins originSet) http.Handler {
 }
 
 // Serve answers requests until ctx ends, then shuts down: it stops
-// accepting, closes every MCP connection (which cancels their in-flight
-// waits), ends open streams, and waits up to ShutdownGrace for handlers to
-// return before closing what is left. It returns nil after a clean
-// shutdown.
+// accepting, ends every call in flight (their waits return at once) and
+// every open stream, closes the MCP connections, and waits up to
+// ShutdownGrace for handlers to return before closing what is left. The
+// caller then closes the session manager, which ends the process trees.
+// It returns nil after a clean shutdown.
 func (s *Server) Serve(ctx context.Context) error {
 	errc := make(chan error, 1)
 	go func() { errc <- s.http.Serve(s.ln) }()

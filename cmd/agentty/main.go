@@ -16,6 +16,8 @@ const usage = `agentty - terminals for AI agents, over MCP
 
 Usage:
   agentty serve [flags]   run the MCP server on stdio (what MCP clients launch)
+  agentty serve -http 127.0.0.1:7777
+                          serve MCP over HTTP (/mcp, legacy /sse) to remote and many clients
   agentty demo            start a server, drive a python3 REPL through it, print each step
   agentty bench [flags]   measure round trips, throughput and memory
   agentty version         print the version

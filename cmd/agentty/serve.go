@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
 
+	"github.com/agentty/agentty/internal/httpserver"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/session"
@@ -43,6 +44,8 @@ func serve(args []string, stderr io.Writer) int {
 	memory := fs.String("session-memory", "16MiB", "output kept in memory per session (e.g. 512KiB, 16MiB, 1GiB)")
 	ttl := fs.Duration("exited-ttl", session.DefaultExitedTTL, "exited sessions are removed after this long (0: default, negative: never)")
 	grace := fs.Duration("kill-grace", 2*time.Second, "on shutdown, time between SIGTERM and SIGKILL")
+	var hf httpFlags
+	hf.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -57,9 +60,16 @@ func serve(args []string, stderr io.Writer) int {
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	var httpOpts *httpserver.Options
+	if hf.addr != "" {
+		if httpOpts, err = hf.options(logger); err != nil {
+			fmt.Fprintf(stderr, "agentty serve: %v\n", err)
+			return 2
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if term.IsTerminal(int(os.Stdin.Fd())) {
+	if hf.addr == "" && term.IsTerminal(int(os.Stdin.Fd())) {
 		exe, _ := os.Executable()
 		fmt.Fprintf(stderr, connectHelp, exe)
 	}
@@ -88,10 +98,30 @@ func serve(args []string, stderr io.Writer) int {
 		proctree.RunReaper(reaperCtx, owned)
 	}()
 
+	// teardown terminates every session's process tree, then the guard
+	// and the reaper.
+	teardown := func() {
+		mgr.Close()
+		if g != nil {
+			_ = g.Close()
+		}
+		stopReaper()
+		<-reaperDone
+	}
 	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger})
-	logger.Info("agentty serving MCP on stdio", "version", version, "pid", os.Getpid())
 	runDone := make(chan error, 1)
-	go func() { runDone <- srv.Run(ctx, &mcp.StdioTransport{}) }()
+	if hf.addr != "" {
+		hs, err := startHTTP(srv, httpOpts, logger)
+		if err != nil {
+			fmt.Fprintf(stderr, "agentty serve: %v\n", err)
+			teardown()
+			return 2
+		}
+		go func() { runDone <- hs.Serve(ctx) }()
+	} else {
+		logger.Info("agentty serving MCP on stdio", "version", version, "pid", os.Getpid())
+		go func() { runDone <- srv.Run(ctx, &mcp.StdioTransport{}) }()
+	}
 	select {
 	case err = <-runDone:
 	case <-ctx.Done():
@@ -111,12 +141,7 @@ func serve(args []string, stderr io.Writer) int {
 		code = 1
 	}
 	logger.Info("shutting down: terminating all sessions")
-	mgr.Close()
-	if g != nil {
-		_ = g.Close()
-	}
-	stopReaper()
-	<-reaperDone
+	teardown()
 	return code
 }
 

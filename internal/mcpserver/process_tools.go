@@ -39,7 +39,7 @@ func (r StartResult) Text() string {
 	return fmt.Sprintf("started %s (pid %d, %s)\n", r.SessionID, r.PID, r.Mode) + r.ReadResult.Text()
 }
 
-func (t *tools) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in StartInput) (StartResult, error) {
+func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in StartInput) (StartResult, error) {
 	w, err := in.WaitParams.options(startWaits)
 	if err != nil {
 		return StartResult{}, err
@@ -53,7 +53,9 @@ func (t *tools) startProcess(ctx context.Context, _ *mcp.CallToolRequest, in Sta
 	if err != nil {
 		return StartResult{}, err
 	}
+	stop := ReportProgress(ctx, req, s)
 	r, err := s.Read(ctx, session.Cursor{}, w, ro)
+	stop()
 	if err != nil {
 		return StartResult{}, err
 	}
@@ -87,7 +89,7 @@ type SendResult struct {
 // Text implements texter.
 func (r SendResult) Text() string { return r.ReadResult.Text() }
 
-func (t *tools) sendInput(ctx context.Context, _ *mcp.CallToolRequest, in SendInput) (SendResult, error) {
+func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in SendInput) (SendResult, error) {
 	s, err := t.mgr.Get(in.SessionID)
 	if err != nil {
 		return SendResult{}, err
@@ -108,7 +110,9 @@ func (t *tools) sendInput(ctx context.Context, _ *mcp.CallToolRequest, in SendIn
 	if err != nil {
 		return SendResult{}, err
 	}
+	stop := ReportProgress(ctx, req, s)
 	r, err := s.Read(ctx, session.Cursor{Reader: in.ReaderID}, w, ro)
+	stop()
 	if err != nil {
 		return SendResult{}, err
 	}
@@ -125,7 +129,7 @@ type ReadInput struct {
 	ReadParams
 }
 
-func (t *tools) readOutput(ctx context.Context, _ *mcp.CallToolRequest, in ReadInput) (ReadResult, error) {
+func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in ReadInput) (ReadResult, error) {
 	s, err := t.mgr.Get(in.SessionID)
 	if err != nil {
 		return ReadResult{}, err
@@ -141,7 +145,9 @@ func (t *tools) readOutput(ctx context.Context, _ *mcp.CallToolRequest, in ReadI
 	if err != nil {
 		return ReadResult{}, err
 	}
+	stop := ReportProgress(ctx, req, s)
 	r, err := s.Read(ctx, session.Cursor{Reader: in.ReaderID, At: in.Cursor, SinceLine: in.SinceLine}, w, ro)
+	stop()
 	if err != nil {
 		return ReadResult{}, err
 	}

@@ -230,3 +230,40 @@ func TestProgress_SendAndRead(t *testing.T) {
 		t.Fatalf("notifications per token %v, want some for both send_input and read_output", seen)
 	}
 }
+
+// exec_command's progress shows only the command's own output lines: never
+// the prompt or the typed command.
+func TestProgress_ExecCommand(t *testing.T) {
+	cs, _, notes := progressClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "open_shell", Arguments: map[string]any{"shell": "bash", "no_rc": true}})
+	if err != nil || res.IsError {
+		t.Fatalf("open_shell: %v %v", err, res)
+	}
+	id := res.StructuredContent.(map[string]any)["session_id"].(string)
+	p := &mcp.CallToolParams{Name: "exec_command", Arguments: map[string]any{"session_id": id,
+		"command": `for i in 1 2 3 4 5 6 7 8; do echo "line $i"; sleep 0.1; done`, "timeout_ms": 30000}}
+	p.SetProgressToken("exec")
+	res, err = cs.CallTool(ctx, p)
+	if err != nil || res.IsError {
+		t.Fatalf("exec_command: %v %v", err, res)
+	}
+	if out := res.StructuredContent.(map[string]any)["output"]; out != "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\nline 8\n" {
+		t.Fatalf("output %q", out)
+	}
+	got := notes()
+	if len(got) == 0 {
+		t.Fatal("no progress notifications during an 800 ms exec_command")
+	}
+	var last float64
+	for _, n := range got {
+		if !regexp.MustCompile(`^line [1-8]$`).MatchString(n.Message) || fmt.Sprint(n.ProgressToken) != "exec" {
+			t.Errorf("notification %q token %v, want a command output line for token exec", n.Message, n.ProgressToken)
+		}
+		if n.Progress <= last {
+			t.Errorf("progress %v after %v: not increasing", n.Progress, last)
+		}
+		last = n.Progress
+	}
+}

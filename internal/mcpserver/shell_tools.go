@@ -206,7 +206,7 @@ func (r ExecResult) Text() string {
 	return b.String()
 }
 
-func (t *tools) execCommand(ctx context.Context, _ *mcp.CallToolRequest, in ExecInput) (ExecResult, error) {
+func (t *tools) execCommand(ctx context.Context, req *mcp.CallToolRequest, in ExecInput) (ExecResult, error) {
 	sh, err := t.shells.Get(in.SessionID)
 	if err != nil {
 		return ExecResult{}, err
@@ -215,7 +215,11 @@ func (t *tools) execCommand(ctx context.Context, _ *mcp.CallToolRequest, in Exec
 	if err != nil {
 		return ExecResult{}, err
 	}
+	p := newExecProgress()
+	o.OnOutput = p.onOutput
+	stop := ReportProgress(ctx, req, p)
 	r, err := t.execIn(ctx, "exec_command", sh, in.Command, o)
+	stop()
 	if err != nil {
 		return ExecResult{}, err
 	}
@@ -236,7 +240,7 @@ type AwaitInput struct {
 	ExecLimits
 }
 
-func (t *tools) awaitCommand(ctx context.Context, _ *mcp.CallToolRequest, in AwaitInput) (ExecResult, error) {
+func (t *tools) awaitCommand(ctx context.Context, req *mcp.CallToolRequest, in AwaitInput) (ExecResult, error) {
 	sh, err := t.shells.Get(in.SessionID)
 	if err != nil {
 		return ExecResult{}, err
@@ -245,7 +249,11 @@ func (t *tools) awaitCommand(ctx context.Context, _ *mcp.CallToolRequest, in Awa
 	if err != nil {
 		return ExecResult{}, err
 	}
+	p := newExecProgress()
+	o.OnOutput = p.onOutput
+	stop := ReportProgress(ctx, req, p)
 	r, err := sh.Await(ctx, o)
+	stop()
 	if err != nil {
 		return ExecResult{}, err
 	}

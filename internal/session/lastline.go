@@ -2,7 +2,6 @@ package session
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/termtext"
@@ -31,15 +30,5 @@ func (s *Session) LastLine() string {
 			data = data[i+1:]
 		}
 	}
-	text, _ := termtext.Clean(data, true)
-	lines := strings.Split(text, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
-			if len(l) > maxLastLine {
-				l = strings.ToValidUTF8(l[:maxLastLine], "") + "…"
-			}
-			return l
-		}
-	}
-	return ""
+	return termtext.LastLine(data, maxLastLine)
 }

@@ -3,6 +3,7 @@ module github.com/agentty/agentty
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/charmbracelet/x/ansi v0.11.9
 	github.com/creack/pty v1.1.24
 	github.com/modelcontextprotocol/go-sdk v1.8.0

@@ -1,0 +1,18 @@
+//go:build !linux
+
+package session
+
+import "errors"
+
+// Foreground is the program that receives what is typed into a session.
+type Foreground struct {
+	PID  int
+	Comm string
+	Cwd  string
+	Root string
+}
+
+// Foreground is only known on Linux.
+func (s *Session) Foreground() (Foreground, error) {
+	return Foreground{}, errors.New("foreground process: only supported on Linux")
+}

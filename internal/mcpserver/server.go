@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -19,6 +21,12 @@ import (
 type Options struct {
 	Version string
 	Logger  *slog.Logger
+	// Policy decides which commands may run (nil: all). See policy_gate.go.
+	Policy *policy.Policy
+	// Audit records starts, inputs, stops, refusals and confirmations (nil: none).
+	Audit *audit.Log
+	// MaxReadBytes caps max_bytes of every reading call (0: session.MaxBytesCap).
+	MaxReadBytes int
 }
 
 // instructions tell an agent how to use the tools well.
@@ -41,14 +49,17 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	t := &tools{mgr: mgr, log: logger}
+	t := &tools{mgr: mgr, log: logger, policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes}
 	t.register(srv)
 	return srv
 }
 
 type tools struct {
-	mgr *session.Manager
-	log *slog.Logger
+	mgr     *session.Manager
+	log     *slog.Logger
+	policy  *policy.Policy // nil: everything allowed
+	audit   *audit.Log     // nil: no audit log
+	maxRead int            // 0: no server limit below session.MaxBytesCap
 }
 
 // texter is an output that renders itself compactly for the content block.

@@ -161,6 +161,32 @@ var foreignShells = map[string]bool{"fish": true, "csh": true, "tcsh": true, "nu
 
 func isShell(base string) bool { return shells[base] || foreignShells[base] }
 
+// IsInteractiveShell reports whether argv runs a shell that takes its
+// commands from its input (no -c, no script file, or -s/-i): what is typed
+// into it is a command line.
+func IsInteractiveShell(argv []string) bool {
+	if len(argv) == 0 || !isShell(filepath.Base(strings.TrimPrefix(argv[0], "-"))) {
+		return false
+	}
+	for _, a := range argv[1:] {
+		switch {
+		case a == "--":
+			return false
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+			if strings.Contains(a, "c") {
+				return false
+			}
+			if strings.ContainsAny(a, "is") {
+				return true
+			}
+		default:
+			return false // a script file
+		}
+	}
+	return true
+}
+
 // IsShell reports whether a program name (or path) is a shell whose input
 // is a command line: input typed at its prompt is checked like a script.
 func IsShell(name string) bool { return isShell(filepath.Base(name)) }

@@ -11,11 +11,13 @@ import (
 
 // Foreground is the program that receives what is typed into a session.
 type Foreground struct {
-	PID  int    // leader of the terminal's foreground process group (PTY), or the root (pipe)
-	Comm string // its command name, e.g. "bash", "python3"
-	Cwd  string // its working directory
-	// Root is the command name of the session's root process.
-	Root string
+	PID  int      // leader of the terminal's foreground process group (PTY), or the root (pipe)
+	Comm string   // its command name, e.g. "bash", "python3"
+	Cwd  string   // its working directory
+	Args []string // its command line
+	// Root and RootArgs are the command name and line of the session's root.
+	Root     string
+	RootArgs []string
 }
 
 // Foreground reports who reads the session's input now: for a PTY the
@@ -27,7 +29,7 @@ func (s *Session) Foreground() (Foreground, error) {
 		return Foreground{}, s.exitedErr()
 	}
 	root := s.PID()
-	f := Foreground{PID: root, Root: comm(root)}
+	f := Foreground{PID: root, Root: comm(root), RootArgs: cmdline(root)}
 	if s.Mode == ModePTY {
 		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", root))
 		if err != nil {
@@ -42,9 +44,17 @@ func (s *Session) Foreground() (Foreground, error) {
 			}
 		}
 	}
-	f.Comm = comm(f.PID)
+	f.Comm, f.Args = comm(f.PID), cmdline(f.PID)
 	f.Cwd, _ = os.Readlink(fmt.Sprintf("/proc/%d/cwd", f.PID))
 	return f, nil
+}
+
+func cmdline(pid int) []string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 }
 
 func comm(pid int) string {

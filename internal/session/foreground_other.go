@@ -6,10 +6,12 @@ import "errors"
 
 // Foreground is the program that receives what is typed into a session.
 type Foreground struct {
-	PID  int
-	Comm string
-	Cwd  string
-	Root string
+	PID      int
+	Comm     string
+	Cwd      string
+	Args     []string
+	Root     string
+	RootArgs []string
 }
 
 // Foreground is only known on Linux.

@@ -7,8 +7,12 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +29,7 @@ import (
 // value the client sent); the audit log records it.
 const RemoteAddrHeader = "X-Agentty-Remote-Addr"
 
-// confirmTimeout bounds how long a confirmation waits for the human.
+// confirmTimeout is how long a confirmation question stays answerable.
 const confirmTimeout = 5 * time.Minute
 
 // clientOf identifies who made a request, for the audit log.
@@ -101,38 +105,86 @@ func (t *tools) decide(ctx context.Context, req *mcp.CallToolRequest, tool, sess
 	return nil
 }
 
-// confirm asks the human through MCP elicitation (accept / decline).
-func (t *tools) confirm(ctx context.Context, req *mcp.CallToolRequest, tool, sessionID, command, cwd string, d policy.Decision) error {
+// confirmID labels the confirmation in a multi-round-trip input request.
+const confirmID = "agentty_confirm"
+
+// needInput carries a multi-round-trip result (input requests for the
+// client) out of a typed handler; add returns it as the call's result.
+type needInput struct{ res *mcp.CallToolResult }
+
+func (n *needInput) Error() string { return "input required from the client" }
+
+// confirm asks the human (accept / decline) through MCP elicitation, as a
+// multi-round-trip input request: the first call returns the question, the
+// client answers and retries the same call with the response. Clients on
+// protocol versions before multi-round-trip are asked by the SDK with a
+// server-initiated elicitation/create, and the handler is re-run the same
+// way. The request state is an HMAC over the command, so a retry only
+// counts as an answer to the question this server asked about this command.
+func (t *tools) confirm(_ context.Context, req *mcp.CallToolRequest, tool, sessionID, command, cwd string, d policy.Decision) error {
 	why := d.Reason + " (rule " + d.Rule + ")"
 	if !canElicit(req) {
 		return t.refused(req, tool, sessionID, command, cwd, policy.Decision{Verdict: policy.Refuse, Rule: d.Rule, Subject: d.Subject,
 			Reason: "this command needs a human's confirmation because " + why + ", and this MCP client cannot ask one (it does not support elicitation); ask the user to run it themselves or to change agentty's policy"})
 	}
-	ctx, cancel := context.WithTimeout(ctx, confirmTimeout)
-	defer cancel()
-	where := cwd
-	if where == "" {
-		where = "agentty's working directory"
+	resp, answered := req.Params.InputResponses[confirmID]
+	if !answered {
+		where := cwd
+		if where == "" {
+			where = "agentty's working directory"
+		}
+		return &needInput{res: &mcp.CallToolResult{
+			InputRequests: mcp.InputRequestMap{confirmID: &mcp.ElicitParams{
+				Message:         fmt.Sprintf("An agent wants to run:\n\n%s\n\nin %s (%s).\nAllow it?", command, where, why),
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+			}},
+			RequestState: t.confirmState(time.Now(), tool, sessionID, command, cwd),
+		}}
 	}
-	res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{
-		Message:         fmt.Sprintf("An agent wants to run:\n\n%s\n\nin %s (%s).\nAllow it?", command, where, why),
-		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
-	})
-	action := "error"
-	if err == nil {
-		action = res.Action
+	action := "invalid"
+	if er, ok := resp.(*mcp.ElicitResult); ok && er != nil {
+		action = er.Action
+	}
+	if !t.validConfirmState(req.Params.RequestState, tool, sessionID, command, cwd) {
+		action = "unsolicited"
 	}
 	t.record(audit.Event{Event: audit.EventConfirm, Tool: tool, Session: sessionID, Client: clientOf(req), Command: command, Cwd: cwd,
 		Rule: d.Rule, Reason: action})
-	switch {
-	case err != nil:
+	switch action {
+	case "accept":
+		return nil
+	case "unsolicited":
 		return t.refused(req, tool, sessionID, command, cwd, policy.Decision{Verdict: policy.Refuse, Rule: d.Rule,
-			Reason: fmt.Sprintf("asking the human for confirmation failed (%v), so it did not run", err)})
-	case action != "accept":
-		return t.refused(req, tool, sessionID, command, cwd, policy.Decision{Verdict: policy.Refuse, Rule: d.Rule,
-			Reason: fmt.Sprintf("the human answered %q when asked to confirm (%s); do not retry it, ask the user what to do instead", action, why)})
+			Reason: "a confirmation answer came without a matching question from this server (or it expired), so it did not run; call the tool again to be asked"})
 	}
-	return nil
+	return t.refused(req, tool, sessionID, command, cwd, policy.Decision{Verdict: policy.Refuse, Rule: d.Rule,
+		Reason: fmt.Sprintf("the human answered %q when asked to confirm (%s); do not retry it, ask the user what to do instead", action, why)})
+}
+
+func (t *tools) confirmMAC(ts, tool, sessionID, command, cwd string) string {
+	m := hmac.New(sha256.New, t.stateKey[:])
+	for _, s := range []string{ts, tool, sessionID, command, cwd} {
+		m.Write([]byte(s))
+		m.Write([]byte{0})
+	}
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+func (t *tools) confirmState(now time.Time, tool, sessionID, command, cwd string) string {
+	ts := strconv.FormatInt(now.Unix(), 10)
+	return ts + "." + t.confirmMAC(ts, tool, sessionID, command, cwd)
+}
+
+func (t *tools) validConfirmState(state, tool, sessionID, command, cwd string) bool {
+	ts, mac, ok := strings.Cut(state, ".")
+	if !ok {
+		return false
+	}
+	sec, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil || time.Since(time.Unix(sec, 0)) > confirmTimeout {
+		return false
+	}
+	return hmac.Equal([]byte(mac), []byte(t.confirmMAC(ts, tool, sessionID, command, cwd)))
 }
 
 // canElicit reports whether the client advertised elicitation at
@@ -179,7 +231,8 @@ func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *ses
 	atShell := policy.IsInteractiveShell(fg.Args)
 	rootShell := policy.IsInteractiveShell(fg.RootArgs)
 	reading := state == string(inputwait.AwaitingInput) || state == string(inputwait.AwaitingPassword)
-	checked := atShell || (rootShell && !reading)
+	// A shell asking for a secret (read -s) is not reading a command line.
+	checked := (atShell && state != string(inputwait.AwaitingPassword)) || (rootShell && !reading)
 	on := t.policy.Enabled()
 	if !checked {
 		if on && rootShell && strings.Count(in.Text, "\n")+strings.Count(in.Text, "\r") > 1 {
@@ -217,18 +270,18 @@ func (t *tools) recordInput(req *mcp.CallToolRequest, s *session.Session, in Sen
 	if t.audit == nil {
 		return
 	}
-	text := in.Text
+	echoOff := state == string(inputwait.AwaitingPassword)
+	input, red := audit.InputText(in.Text, echoOff)
 	if len(in.Keys) > 0 {
-		text += " [keys " + strings.Join(in.Keys, " ") + "]"
+		input += " [keys " + strings.Join(in.Keys, " ") + "]"
 	}
 	if in.Enter {
-		text += " [enter]"
+		input += " [enter]"
 	}
 	if in.StdinEOF {
-		text += " [eof]"
+		input += " [eof]"
 	}
-	echoOff := state == string(inputwait.AwaitingPassword)
-	input, red := audit.InputText(text, echoOff)
+	input = strings.TrimPrefix(input, " ")
 	t.record(audit.Event{Event: audit.EventInput, Session: s.ID, Client: clientOf(req), Input: input, Redacted: red, PID: s.PID()})
 }
 

@@ -6,6 +6,8 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -50,6 +52,7 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	t := &tools{mgr: mgr, log: logger, policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes}
+	_, _ = rand.Read(t.stateKey[:])
 	t.register(srv)
 	return srv
 }
@@ -60,6 +63,8 @@ type tools struct {
 	policy  *policy.Policy // nil: everything allowed
 	audit   *audit.Log     // nil: no audit log
 	maxRead int            // 0: no server limit below session.MaxBytesCap
+	// stateKey signs confirmation request states; random per server.
+	stateKey [32]byte
 }
 
 // texter is an output that renders itself compactly for the content block.
@@ -77,6 +82,10 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 			}
 		}()
 		out, err = h(ctx, req, in)
+		var ni *needInput
+		if errors.As(err, &ni) {
+			return ni.res, out, nil // the client answers and calls again (see confirm)
+		}
 		if err != nil {
 			log.Debug("tool error", "tool", tool.Name, "err", err)
 			return nil, out, err

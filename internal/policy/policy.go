@@ -129,8 +129,16 @@ func New(o Options) (*Policy, error) {
 			p.protected = append(p.protected, r)
 		}
 		p.spellings = append(p.spellings, filepath.Clean(abs))
-		if rel, err := filepath.Rel(p.home, abs); err == nil && p.home != "" && !strings.HasPrefix(rel, "..") && rel != "." {
-			p.spellings = append(p.spellings, "~/"+rel, "$HOME/"+rel, "${HOME}/"+rel)
+		for _, v := range []struct{ name, dir string }{{"HOME", p.home}, {"XDG_CONFIG_HOME", os.Getenv("XDG_CONFIG_HOME")}} {
+			if v.dir == "" {
+				continue
+			}
+			if rel, err := filepath.Rel(v.dir, abs); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+				p.spellings = append(p.spellings, "$"+v.name+"/"+rel, "${"+v.name+"}/"+rel)
+				if v.name == "HOME" {
+					p.spellings = append(p.spellings, "~/"+rel)
+				}
+			}
 		}
 	}
 	return p, nil

@@ -45,12 +45,12 @@ func (c *checker) argv(args []arg, depth int, via string) {
 	name := args[0]
 	for _, a := range args {
 		if a.static {
-			if c.note(c.p.pathArg(a.val, c.cwd)); c.done() {
+			if c.note(c.pathArg(a.val)); c.done() {
 				return
 			}
 			// --file=PATH and similar
 			if _, v, ok := strings.Cut(a.val, "="); ok && strings.ContainsAny(v, "/~") {
-				if c.note(c.p.pathArg(v, c.cwd)); c.done() {
+				if c.note(c.pathArg(v)); c.done() {
 					return
 				}
 			}

@@ -2,6 +2,8 @@ package policy
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -55,6 +57,11 @@ type checker struct {
 	funcs   map[string]bool // functions defined in the script: calling them runs a checked body
 	refused *Decision
 	confirm *Decision
+
+	printer *syntax.Printer   // reused for the source text of computed words
+	expand  *expand.Config    // for quote removal and ~
+	base    string            // cwd with symlinks resolved, once
+	dirs    map[string]string // directory -> symlinks resolved
 }
 
 func (c *checker) note(d Decision) {
@@ -301,7 +308,7 @@ func (c *checker) redirect(r *syntax.Redirect) {
 		}
 	}
 	if w.static {
-		c.note(c.p.pathArg(w.val, c.cwd))
+		c.note(c.pathArg(w.val))
 		return
 	}
 	if writeOp(r.Op) && c.p.Enabled() {
@@ -327,21 +334,61 @@ type arg struct {
 }
 
 func (c *checker) word(w *syntax.Word) arg {
+	if staticWord(w) {
+		if v, err := expand.Literal(c.expandCfg(), w); err == nil {
+			return arg{val: v, static: true, src: v}
+		}
+	}
+	// Only computed words need their source text, for messages.
 	var b bytes.Buffer
-	_ = syntax.NewPrinter().Print(&b, w)
-	a := arg{src: b.String()}
-	if !staticWord(w) {
-		a.val = a.src
-		return a
+	if c.printer == nil {
+		c.printer = syntax.NewPrinter()
 	}
-	cfg := &expand.Config{Env: expand.ListEnviron("HOME=" + c.p.home)}
-	v, err := expand.Literal(cfg, w)
-	if err != nil {
-		a.val = a.src
-		return a
+	_ = c.printer.Print(&b, w)
+	return arg{val: b.String(), src: b.String()}
+}
+
+func (c *checker) expandCfg() *expand.Config {
+	if c.expand == nil {
+		c.expand = &expand.Config{Env: expand.ListEnviron("HOME=" + c.p.home)}
 	}
-	a.val, a.static = v, true
-	return a
+	return c.expand
+}
+
+// pathArg refuses a word naming a path under a protected directory. The
+// working directory and each parent directory are resolved once per check;
+// an argument itself costs one lstat.
+func (c *checker) pathArg(v string) Decision {
+	if len(c.p.protected) == 0 || v == "" {
+		return allowed
+	}
+	abs := c.p.expandHome(v)
+	if !filepath.IsAbs(abs) {
+		if c.base == "" {
+			if c.base, _ = absDir(c.cwd); c.base == "" {
+				c.base = c.cwd
+			}
+		}
+		abs = filepath.Join(c.base, abs)
+	}
+	abs = filepath.Clean(abs)
+	if c.dirs == nil {
+		c.dirs = map[string]string{}
+	}
+	dir := filepath.Dir(abs)
+	real, ok := c.dirs[dir]
+	if !ok {
+		real = realPath(dir)
+		c.dirs[dir] = real
+	}
+	real = filepath.Join(real, filepath.Base(abs))
+	if st, err := os.Lstat(real); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		real = realPath(real)
+	}
+	if under(abs, c.p.protected) || under(real, c.p.protected) {
+		return refuse(RuleProtected, v, "%s is under agentty's configuration or audit directory, which agents may not touch", abs)
+	}
+	return allowed
 }
 
 // staticWord reports whether the shell would turn w into exactly one known

@@ -331,3 +331,25 @@ func TestLimits_ClearErrors(t *testing.T) {
 		time.Sleep(10 * time.Millisecond) // OnExit runs right after Done closes; poll the file for its line
 	}
 }
+
+// TestSendInput_NestedShellIsChecked: a shell that is not the session's
+// root (sh -c 'bash; true'), over a PTY and over pipes, still gets its
+// command lines checked.
+func TestSendInput_NestedShellIsChecked(t *testing.T) {
+	g := newGated(t, allowGitLsPython, session.Config{}, Options{}, nil)
+	for _, mode := range []string{"pty", "pipe"} {
+		t.Run(mode, func(t *testing.T) {
+			r := g.start(map[string]any{"command": "bash --norc --noprofile; true", "mode": mode, "until": "\\$ $", "timeout_ms": 3000,
+				"env": map[string]string{"PS1": "$ "}})
+			msg := g.toolError("send_input", map[string]any{"session_id": r.SessionID, "text": "rm -rf /tmp/not-there", "enter": true})
+			if !strings.Contains(msg, "rm is not on the allow list") {
+				t.Fatalf("%s: %q (start: %+v)", mode, msg, r)
+			}
+			var out SendResult
+			g.call("send_input", map[string]any{"session_id": r.SessionID, "text": "ls /; echo nested-ok", "enter": true, "until": "^nested-ok"}, &out)
+			if !strings.Contains(out.Output, "nested-ok") {
+				t.Fatalf("%s: %q %+v", mode, out.Output, out)
+			}
+		})
+	}
+}

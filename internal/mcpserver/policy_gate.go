@@ -217,8 +217,10 @@ var promptKeys = map[string]bool{"enter": true, "ctrl+c": true, "ctrl+d": true, 
 
 // admitInput applies the policy to send_input. Text that reaches a shell
 // reading command lines (the foreground program is an interactive shell, or
-// the root is one and the foreground program is not itself reading) is a
-// command line and gets the same check as start_process's command.
+// one runs anywhere in the session and the foreground program is not itself
+// reading) is a command line and gets the same check as start_process's
+// command. In pipe mode the "foreground" is the root, so a shell below it
+// makes every line checked unless the root itself is reading.
 func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, in SendInput) error {
 	if t.policy == nil {
 		return nil
@@ -228,14 +230,22 @@ func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *ses
 		return nil // exited: Send reports it
 	}
 	state, _ := s.State()
-	atShell := policy.IsInteractiveShell(fg.Args)
-	rootShell := policy.IsInteractiveShell(fg.RootArgs)
+	// A shell in the foreground group reads what is typed; a shell anywhere
+	// in the session gets typed-ahead lines once the foreground program is
+	// done. In pipe mode every process shares the one stdin.
+	atShell, treeShell := false, false
+	for _, p := range fg.Procs {
+		if policy.IsInteractiveShell(p.Args) {
+			treeShell = true
+			atShell = atShell || p.PGID == fg.PGID || s.Mode == session.ModePipe
+		}
+	}
 	reading := state == string(inputwait.AwaitingInput) || state == string(inputwait.AwaitingPassword)
 	// A shell asking for a secret (read -s) is not reading a command line.
-	checked := (atShell && state != string(inputwait.AwaitingPassword)) || (rootShell && !reading)
+	checked := (atShell && state != string(inputwait.AwaitingPassword)) || (treeShell && !reading)
 	on := t.policy.Enabled()
 	if !checked {
-		if on && rootShell && strings.Count(in.Text, "\n")+strings.Count(in.Text, "\r") > 1 {
+		if on && treeShell && strings.Count(in.Text, "\n")+strings.Count(in.Text, "\r") > 1 {
 			return t.refused(req, "send_input", s.ID, in.Text, fg.Cwd, policy.Decision{Verdict: policy.Refuse, Rule: policy.RuleUndecidable,
 				Reason: fg.Comm + " reads this input, but lines it does not read would reach the shell unchecked; send one line per call"})
 		}

@@ -7,29 +7,39 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/agentty/agentty/internal/proctree"
 )
 
-// Foreground is the program that receives what is typed into a session.
+// Foreground says who receives what is typed into a session.
 type Foreground struct {
-	PID  int      // leader of the terminal's foreground process group (PTY), or the root (pipe)
-	Comm string   // its command name, e.g. "bash", "python3"
-	Cwd  string   // its working directory
-	Args []string // its command line
-	// Root and RootArgs are the command name and line of the session's root.
-	Root     string
-	RootArgs []string
+	// PGID is the terminal's foreground process group (PTY), or the root's
+	// group (pipe); PID, Comm, Args and Cwd describe its leader.
+	PGID int
+	PID  int
+	Comm string
+	Args []string
+	Cwd  string
+	// Procs are the session's live processes, root first.
+	Procs []ProcArgs
+}
+
+// ProcArgs is one process of a session and its command line.
+type ProcArgs struct {
+	PID, PGID int
+	Args      []string
 }
 
 // Foreground reports who reads the session's input now: for a PTY the
 // terminal's foreground process group (tpgid from /proc/ROOT/stat), for
-// pipes the root process. The policy uses it to tell a shell at its prompt
-// (input is a command line) from a program reading its own input.
+// pipes the root's group. The policy uses it to tell a shell reading
+// command lines from a program reading its own input.
 func (s *Session) Foreground() (Foreground, error) {
 	if isDone(s.done) {
 		return Foreground{}, s.exitedErr()
 	}
 	root := s.PID()
-	f := Foreground{PID: root, Root: comm(root), RootArgs: cmdline(root)}
+	f := Foreground{PGID: root, PID: root}
 	if s.Mode == ModePTY {
 		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", root))
 		if err != nil {
@@ -40,12 +50,20 @@ func (s *Session) Foreground() (Foreground, error) {
 		fields := strings.Fields(string(data[i+1:]))
 		if len(fields) > 5 {
 			if pg, err := strconv.Atoi(fields[5]); err == nil && pg > 0 {
-				f.PID = pg
+				f.PGID, f.PID = pg, pg
 			}
 		}
 	}
 	f.Comm, f.Args = comm(f.PID), cmdline(f.PID)
 	f.Cwd, _ = os.Readlink(fmt.Sprintf("/proc/%d/cwd", f.PID))
+	f.Procs = []ProcArgs{{PID: root, PGID: root, Args: cmdline(root)}}
+	if procs, err := proctree.Descendants(root, s.marker); err == nil {
+		for _, p := range procs {
+			if p.PID != root {
+				f.Procs = append(f.Procs, ProcArgs{PID: p.PID, PGID: p.PGID, Args: cmdline(p.PID)})
+			}
+		}
+	}
 	return f, nil
 }
 

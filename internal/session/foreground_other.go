@@ -4,14 +4,20 @@ package session
 
 import "errors"
 
-// Foreground is the program that receives what is typed into a session.
+// Foreground says who receives what is typed into a session.
 type Foreground struct {
-	PID      int
-	Comm     string
-	Cwd      string
-	Args     []string
-	Root     string
-	RootArgs []string
+	PGID  int
+	PID   int
+	Comm  string
+	Args  []string
+	Cwd   string
+	Procs []ProcArgs
+}
+
+// ProcArgs is one process of a session and its command line.
+type ProcArgs struct {
+	PID, PGID int
+	Args      []string
 }
 
 // Foreground is only known on Linux.

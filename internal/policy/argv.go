@@ -112,10 +112,10 @@ func (c *checker) argv(args []arg, depth int, via string) {
 func quote(s string) string { return strconv.Quote(s) }
 func itoa(i int) string     { return strconv.Itoa(i) }
 
+// cd checks the new directory (protected directories always, cwd roots
+// when configured) and follows it, so later relative paths in the same
+// command line are resolved where the shell will be.
 func (c *checker) cd(args []arg) {
-	if !c.p.Enabled() {
-		return
-	}
 	var target arg
 	switch {
 	case len(args) == 1:
@@ -127,12 +127,18 @@ func (c *checker) cd(args []arg) {
 		target.static = false
 	}
 	if !target.static {
-		if len(c.p.cwdRoots) > 0 {
+		if c.p.Enabled() && len(c.p.cwdRoots) > 0 {
 			c.note(refuse(RuleUndecidable, args[0].val+" "+target.src, "the directory is computed at run time and cwd roots are configured; cd to a literal path"))
 		}
 		return
 	}
-	c.note(c.p.CheckCwd(c.p.absPath(target.val, c.cwd)))
+	abs := c.p.absPath(target.val, c.cwd)
+	d := c.p.CheckCwd(abs)
+	if !c.p.Enabled() && d.Rule != RuleProtected {
+		d = allowed
+	}
+	c.note(d)
+	c.cwd, c.base, c.dirs = abs, "", nil
 }
 
 func (c *checker) trap(args []arg, depth int) {

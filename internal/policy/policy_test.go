@@ -94,6 +94,7 @@ func TestPolicy_ProtectsConfigDirWhenOff(t *testing.T) {
 		"cp /tmp/x $HOME/.config/agentty/config.toml",
 		"sed -i s/a/b/ " + cfg + "/config.toml",
 		"tee --output=" + cfg + "/config.toml",
+		"cd " + home + "/.config && cd agentty && cat config.toml",
 	} {
 		if d := p.CheckScript(cmd, home); d.Rule != RuleProtected {
 			t.Errorf("CheckScript(%q) = %s; want protected", cmd, d)

@@ -25,6 +25,11 @@ type gated struct {
 
 func newGated(t *testing.T, rules policy.Rules, cfg session.Config, o Options, co *mcp.ClientOptions, cso ...*mcp.ClientSessionOptions) *gated {
 	t.Helper()
+	return newGatedTB(t, rules, cfg, o, co, cso...)
+}
+
+func newGatedTB(t testing.TB, rules policy.Rules, cfg session.Config, o Options, co *mcp.ClientOptions, cso ...*mcp.ClientSessionOptions) *gated {
+	t.Helper()
 	dir := t.TempDir()
 	a, err := audit.Open(filepath.Join(dir, "audit"), &audit.Options{NoSync: true})
 	if err != nil {

@@ -204,16 +204,26 @@ func TestSendInput_ShellPromptIsChecked(t *testing.T) {
 	if _, msg = send(map[string]any{"keys": []string{"ctrl+d"}}); msg != "" {
 		t.Fatalf("ctrl+d: %q", msg)
 	}
-	// A secret for read -s: echo off, so not a command line, and redacted.
+	// At the shell's own read -s, text could be a secret or a command line.
 	if out, msg = send(map[string]any{"text": "read -rs secret; echo got-${#secret}", "enter": true}); msg != "" || out.State != "awaiting_password" {
 		t.Fatalf("read -s: %q %+v", msg, out)
 	}
-	if out, msg = send(map[string]any{"text": "hunter2", "enter": true}); msg != "" || !strings.Contains(out.Output, "got-7") {
+	if _, msg = send(map[string]any{"text": "hunter1", "enter": true}); !strings.Contains(msg, "echo off") || strings.Contains(msg, "hunter1") {
+		t.Fatalf("text at the shell's read -s: %q", msg)
+	}
+	if out, msg = send(map[string]any{"keys": []string{"ctrl+c"}}); msg != "" || out.State != "awaiting_input" {
+		t.Fatalf("ctrl+c: %q %+v", msg, out)
+	}
+	// A program's password prompt reads a secret: not checked, and redacted.
+	if out, msg = send(map[string]any{"text": "python3 -q -c 'import getpass; print(\"got\", len(getpass.getpass(\"pw: \")))'", "enter": true}); msg != "" || out.State != "awaiting_password" {
+		t.Fatalf("getpass: %q %+v", msg, out)
+	}
+	if out, msg = send(map[string]any{"text": "hunter2", "enter": true}); msg != "" || !strings.Contains(out.Output, "got 7") {
 		t.Fatalf("secret: %q %q", msg, out.Output)
 	}
 	var redacted, typed bool
 	for _, e := range g.events() {
-		if e.Event == audit.EventInput && strings.Contains(e.Input, "hunter2") {
+		if strings.Contains(e.Input+e.Command+e.Reason, "hunter") {
 			t.Fatalf("secret in the audit log: %+v", e)
 		}
 		redacted = redacted || (e.Event == audit.EventInput && e.Redacted && e.Input == "[redacted 7 bytes] [enter]")

@@ -241,9 +241,16 @@ func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *ses
 		}
 	}
 	reading := state == string(inputwait.AwaitingInput) || state == string(inputwait.AwaitingPassword)
-	// A shell asking for a secret (read -s) is not reading a command line.
-	checked := (atShell && state != string(inputwait.AwaitingPassword)) || (treeShell && !reading)
+	secret := state == string(inputwait.AwaitingPassword)
 	on := t.policy.Enabled()
+	if on && atShell && secret && in.Text != "" {
+		// read -s and stty -echo look the same: the text may be a secret or a
+		// command line, and checking it would copy a secret into the refusal.
+		return t.refused(req, "send_input", s.ID, "", fg.Cwd, policy.Decision{Verdict: policy.Refuse, Rule: policy.RuleUndecidable,
+			Reason: "the shell itself reads with echo off (read -s or stty -echo), so agentty cannot tell a secret from a command line; text is refused here while a command policy is on (ctrl+c still works); run the program that asks for a secret as its own session"})
+	}
+	// Without a policy, a shell asking for a secret is left alone.
+	checked := (atShell && !(secret && !on)) || (treeShell && !reading)
 	if !checked {
 		if on && treeShell && strings.Count(in.Text, "\n")+strings.Count(in.Text, "\r") > 1 {
 			return t.refused(req, "send_input", s.ID, in.Text, fg.Cwd, policy.Decision{Verdict: policy.Refuse, Rule: policy.RuleUndecidable,

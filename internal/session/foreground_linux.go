@@ -7,8 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/agentty/agentty/internal/proctree"
 )
 
 // Foreground says who receives what is typed into a session.
@@ -56,15 +54,51 @@ func (s *Session) Foreground() (Foreground, error) {
 	}
 	f.Comm, f.Args = comm(f.PID), cmdline(f.PID)
 	f.Cwd, _ = os.Readlink(fmt.Sprintf("/proc/%d/cwd", f.PID))
-	f.Procs = []ProcArgs{{PID: root, PGID: root, Args: cmdline(root)}}
-	if procs, err := proctree.Descendants(root, s.marker); err == nil {
-		for _, p := range procs {
-			if p.PID != root {
-				f.Procs = append(f.Procs, ProcArgs{PID: p.PID, PGID: p.PGID, Args: cmdline(p.PID)})
+	// Children by parentage (/proc/PID/task/TID/children): a few small
+	// reads for a session's handful of processes, where scanning every
+	// process's environment for the session marker costs ~1 ms.
+	queue := []int{root}
+	for len(queue) > 0 && len(f.Procs) < maxForegroundProcs {
+		pid := queue[0]
+		queue = queue[1:]
+		f.Procs = append(f.Procs, ProcArgs{PID: pid, PGID: pgid(pid), Args: cmdline(pid)})
+		queue = append(queue, children(pid)...)
+	}
+	return f, nil
+}
+
+// maxForegroundProcs bounds the walk of a session's process tree.
+const maxForegroundProcs = 4096
+
+func children(pid int) []int {
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
 			}
 		}
 	}
-	return f, nil
+	return out
+}
+
+func pgid(pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	fields := strings.Fields(string(data[i+1:]))
+	if len(fields) < 3 {
+		return 0
+	}
+	g, _ := strconv.Atoi(fields[2])
+	return g
 }
 
 func cmdline(pid int) []string {

@@ -191,7 +191,7 @@ func (p *Policy) CheckCwd(dir string) Decision {
 	if p == nil {
 		return allowed
 	}
-	abs, err := absDir(dir)
+	abs, err := absDir(p.expandHome(dir))
 	if err != nil {
 		return refuse(RuleCwd, dir, "cannot resolve the working directory: %v", err)
 	}

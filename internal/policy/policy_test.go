@@ -100,6 +100,12 @@ func TestPolicy_ProtectsConfigDirWhenOff(t *testing.T) {
 			t.Errorf("CheckScript(%q) = %s; want protected", cmd, d)
 		}
 	}
+	if d := p.CheckCwd("~/.config/agentty"); d.Rule != RuleProtected {
+		t.Errorf("CheckCwd(~/.config/agentty) = %s", d)
+	}
+	if d := p.CheckArgv([]string{"cat", "config.toml"}, "~/.config/agentty"); d.Rule != RuleProtected {
+		t.Errorf("CheckArgv in ~/.config/agentty = %s", d)
+	}
 	if d := p.CheckCwd(cfg); d.Rule != RuleProtected {
 		t.Errorf("CheckCwd(config dir) = %s", d)
 	}

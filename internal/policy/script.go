@@ -17,6 +17,7 @@ func (p *Policy) CheckScript(script, cwd string) Decision {
 	if p == nil {
 		return allowed
 	}
+	cwd = p.expandHome(cwd)
 	if d := p.CheckCwd(cwd); !d.Allowed() {
 		return d
 	}
@@ -35,6 +36,7 @@ func (p *Policy) CheckArgv(argv []string, cwd string) Decision {
 	if p == nil || len(argv) == 0 {
 		return allowed
 	}
+	cwd = p.expandHome(cwd)
 	if d := p.CheckCwd(cwd); !d.Allowed() {
 		return d
 	}

@@ -145,6 +145,12 @@ func TestStartProcess_PolicyDecides(t *testing.T) {
 	if e, ok := g.find(audit.EventStart, "s1"); !ok || e.Command != "ls / | cat" || e.PID == 0 {
 		t.Fatalf("start event %+v", e)
 	}
+	var pol PolicyResult
+	res := g.call("get_policy", map[string]any{}, &pol)
+	if !pol.Enabled || strings.Join(pol.Rules.Allow, ",") != "git,ls,python3,bash,cat" || len(pol.Protected) == 0 ||
+		!strings.Contains(text(res), "allow: [git ls python3 bash cat]") {
+		t.Fatalf("get_policy: %+v %q", pol, text(res))
+	}
 }
 
 // TestSendInput_ShellPromptIsChecked types into an interactive bash: command

@@ -83,7 +83,7 @@ func serve(args []string, stderr io.Writer) int {
 	mgr := session.NewManager(session.Config{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl,
 		KillGrace: *grace, Logger: logger, IdleTimeout: lim.idle, MaxRuntime: lim.runtime, MaxInputBytes: gate.maxInput,
 		OnExit: mcpserver.RecordExit(gate.audit, nil)})
-	gate.started(logger, cfg)
+	gate.started(logger, fs, cfg)
 	var g *proctree.Guard
 	if exe, err := os.Executable(); err == nil {
 		g, err = proctree.StartGuard(mgr.Spawner(), exe, []string{guardCommand}, mgr.Instance())

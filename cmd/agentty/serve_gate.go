@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/config"
 	"github.com/agentty/agentty/internal/policy"
+	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -97,7 +99,7 @@ func setupGate(fs *flag.FlagSet, cfg *config.Config, l *limitValues) (*gate, err
 }
 
 // started logs and audits the configuration in force.
-func (g *gate) started(logger *slog.Logger, cfg *config.Config) {
+func (g *gate) started(logger *slog.Logger, fs *flag.FlagSet, cfg *config.Config) {
 	var set []string
 	for _, name := range slices.Sorted(mapKeys(cfg.Sources)) {
 		if src := cfg.Sources[name]; src != config.FromDefault {
@@ -105,6 +107,9 @@ func (g *gate) started(logger *slog.Logger, cfg *config.Config) {
 		}
 	}
 	logger.Info("policy", "config", cfg.Path, "summary", g.policy.Summary())
+	if unknown := config.UnknownEnv(fs, os.Environ(), proctree.EnvKey); len(unknown) > 0 {
+		logger.Warn("environment variables that name no setting are ignored", "vars", strings.Join(unknown, " "))
+	}
 	_ = g.audit.Write(audit.Event{Event: audit.EventPolicy, Client: "startup", Detail: map[string]string{
 		"config": cfg.Path, "policy": g.policy.Summary(), "sources": strings.Join(set, " "),
 		"max_input_bytes": fmt.Sprint(g.maxInput), "max_read_bytes": fmt.Sprint(g.maxRead)}})

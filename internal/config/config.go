@@ -249,3 +249,20 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 		}
 	}
 }
+
+// UnknownEnv lists AGENTTY_* variables in environ that name no flag of fs,
+// so a misspelt variable is reported instead of silently ignored. Names in
+// ignore (variables agentty sets for other purposes) are skipped.
+func UnknownEnv(fs *flag.FlagSet, environ []string, ignore ...string) []string {
+	known := map[string]bool{}
+	fs.VisitAll(func(f *flag.Flag) { known[EnvName(f.Name)] = true })
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, EnvPrefix) && !known[name] && !slices.Contains(ignore, name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

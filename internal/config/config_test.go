@@ -163,3 +163,11 @@ func TestEnvName(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+func TestUnknownEnv(t *testing.T) {
+	f := newFlags()
+	got := UnknownEnv(f.fs, []string{"AGENTTY_MAX_SESSIONS=3", "AGENTTY_MAX_SESION=3", "AGENTTY_SESSION=x/s1", "HOME=/h"}, "AGENTTY_SESSION")
+	if strings.Join(got, ",") != "AGENTTY_MAX_SESION" {
+		t.Fatal(got)
+	}
+}

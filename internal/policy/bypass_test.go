@@ -113,6 +113,10 @@ func TestCheckScript_Bypasses(t *testing.T) {
 		{"syntax error", "ls (", Refuse, RuleSyntax},
 		{"builtins need no entry", "cd /tmp && echo hi && pwd", Allow, ""},
 		{"git allowed", "git status --short", Allow, ""},
+		{"pipe into a shell", "echo 'rm -rf x' | bash", Refuse, RuleUndecidable},
+		{"here-string into a shell", "bash <<< 'rm -rf x'", Refuse, RuleAllow},
+		{"here-doc into a shell", "sh <<'EOF'\nrm -rf x\nEOF", Refuse, RuleAllow},
+		{"process substitution as script", "bash <(echo rm x)", Refuse, RuleUndecidable},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

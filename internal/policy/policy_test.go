@@ -154,3 +154,24 @@ func TestNew_Errors(t *testing.T) {
 		t.Fatal("refusal does not wrap ErrRefused")
 	}
 }
+
+func TestCheckScript_ShellReadingStdin(t *testing.T) {
+	p := mustNew(t, Options{Rules: Rules{Allow: []string{"bash", "ls", "echo"}}})
+	cases := []struct {
+		cmd     string
+		verdict Verdict
+		rule    string
+	}{
+		{"bash <<< 'ls -l'", Allow, ""},
+		{"bash <<< 'ls; rm x'", Refuse, RuleAllow},
+		{"bash <<EOF\nls\nrm x\nEOF", Refuse, RuleAllow},
+		{"bash -s <<'EOF'\nls\nEOF", Allow, ""},
+		{"ls | bash", Refuse, RuleUndecidable},
+		{"bash script.sh", Allow, ""}, // running a file is what allowing bash means
+	}
+	for _, tc := range cases {
+		if d := p.CheckScript(tc.cmd, ""); d.Verdict != tc.verdict || d.Rule != tc.rule {
+			t.Errorf("CheckScript(%q) = %s; want %s by %q", tc.cmd, d, tc.verdict, tc.rule)
+		}
+	}
+}

@@ -183,6 +183,12 @@ func (c *checker) node(n syntax.Node, depth int) {
 		if on && n.Variant.Value == "nameref" {
 			c.note(refuse(RuleUndecidable, "nameref", "namerefs make assignments indirect; not allowed while a command policy is on"))
 		}
+	case *syntax.Stmt:
+		c.shellStdin(n, depth)
+	case *syntax.BinaryCmd:
+		if on && (n.Op == syntax.Pipe || n.Op == syntax.PipeAll) && c.stdinShell(n.Y) != "" {
+			c.note(refuse(RuleUndecidable, c.stdinShell(n.Y), "a shell reading its commands from a pipe runs text the checker cannot see; give the commands literally (sh -c '...')"))
+		}
 	case *syntax.Redirect:
 		c.redirect(n)
 	case *syntax.ArithmExp:
@@ -228,6 +234,83 @@ func (c *checker) declWord(variant string, v arg) {
 		name, val, _ := strings.Cut(v.val, "=")
 		c.note(c.p.assignment(strings.TrimSuffix(name, "+"), val, true))
 	}
+}
+
+// stdinShell returns the shell's name when st runs a shell that takes its
+// commands from standard input (no -c, no script file).
+func (c *checker) stdinShell(st *syntax.Stmt) string {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return ""
+	}
+	argv := make([]string, len(call.Args))
+	for i, w := range call.Args {
+		a := c.word(w)
+		if !a.static {
+			return ""
+		}
+		argv[i] = a.val
+	}
+	if IsInteractiveShell(argv) {
+		return argv[0]
+	}
+	return ""
+}
+
+// shellStdin checks the script a shell reads from a here-document or
+// here-string, as if it were given with -c.
+func (c *checker) shellStdin(st *syntax.Stmt, depth int) {
+	sh := c.stdinShell(st)
+	if sh == "" {
+		return
+	}
+	for _, r := range st.Redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		var body *syntax.Word
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			body = r.Hdoc
+		case syntax.WordHdoc:
+			body = r.Word
+		case syntax.RdrIn:
+			continue // a script file: running it is what allowing the shell means
+		default:
+			continue
+		}
+		if body == nil {
+			continue
+		}
+		a := c.word(body)
+		if !a.static {
+			// Unquoted here-document: expansions happen first.
+			if b, ok := heredocText(body); ok {
+				a = arg{val: b, static: true}
+			}
+		}
+		if !a.static {
+			if c.p.Enabled() {
+				c.note(refuse(RuleUndecidable, sh, "the script %s reads from its input is computed at run time; give it literally", sh))
+			}
+			return
+		}
+		c.sub(a.val, depth+1)
+	}
+}
+
+// heredocText is the body of an unquoted here-document when it holds only
+// literal text (its $(...) parts are checked as commands on their own).
+func heredocText(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(l.Value)
+	}
+	return b.String(), true
 }
 
 func isArithTest(op syntax.BinTestOperator) bool {

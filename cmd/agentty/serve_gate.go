@@ -39,6 +39,12 @@ func limitFlags(fs *flag.FlagSet) *limitValues {
 	l.auditDir = fs.String("audit-log", "", "write a JSONL audit log ("+audit.FileName+") in this directory (empty: no audit log)")
 	l.auditMax = fs.String("audit-max-size", "10MiB", "rotate the audit log when it reaches this size (5 old files kept)")
 	l.auditNoSync = fs.Bool("audit-no-sync", false, "do not fsync the audit log after each event (still one write per event)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: agentty serve [flags]\n\nEvery flag can also be set in the config file (key = flag name, e.g. max-sessions = 8)\n"+
+			"or the environment (%s); command-line flags win over the environment, which wins over the file.\n"+
+			"Command policy rules go in the file's [policy] section; see the README.\n\n", config.EnvName("max-sessions")+"=8")
+		fs.PrintDefaults()
+	}
 	return l
 }
 

@@ -302,7 +302,7 @@ func TestStartProcess_Confirmation(t *testing.T) {
 // TestLimits_ClearErrors: every limit refuses with a message naming it, and
 // the idle timeout ends a session the agent stopped using.
 func TestLimits_ClearErrors(t *testing.T) {
-	g := newGated(t, policy.Rules{}, session.Config{MaxSessions: 1, MaxInputBytes: 16, IdleTimeout: time.Second},
+	g := newGated(t, policy.Rules{}, session.Config{MaxSessions: 1, MaxInputBytes: 16, IdleTimeout: 3 * time.Second},
 		Options{MaxReadBytes: 1000}, nil)
 	r := g.start(map[string]any{"argv": []string{"cat"}, "mode": "pipe", "timeout_ms": 0})
 	if msg := g.toolError("start_process", map[string]any{"argv": []string{"cat"}}); !strings.Contains(msg, "limit 1") {

@@ -12,7 +12,7 @@ import (
 // regardless of use. Each is observed through Done, with a deadline.
 func TestLimits_EndSessions(t *testing.T) {
 	var exits = make(chan string, 4)
-	m := NewManager(Config{IdleTimeout: 1500 * time.Millisecond, OnExit: func(s *Session) { exits <- s.ID + ":" + s.EndedBy() }})
+	m := NewManager(Config{IdleTimeout: 3 * time.Second, OnExit: func(s *Session) { exits <- s.ID + ":" + s.EndedBy() }})
 	defer m.Close()
 	idle, err := m.Start(StartOptions{Argv: []string{"cat"}, Mode: ModePipe})
 	if err != nil {

@@ -227,7 +227,11 @@ func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *ses
 	}
 	fg, err := s.Foreground()
 	if err != nil {
-		return nil // exited: Send reports it
+		if s.Status() != nil || !t.policy.Enabled() {
+			return nil // exited (Send reports it), or nothing to enforce
+		}
+		return t.refused(req, "send_input", s.ID, "", "", policy.Decision{Verdict: policy.Refuse, Rule: policy.RuleUndecidable,
+			Reason: fmt.Sprintf("cannot tell whether a shell would read this input (%v), so it is refused while a command policy is on", err)})
 	}
 	state, _ := s.State()
 	// A shell in the foreground group reads what is typed; a shell anywhere

@@ -187,6 +187,7 @@ func TestSendInput_ShellPromptIsChecked(t *testing.T) {
 		{"history key", map[string]any{"keys": []string{"up"}, "enter": true}, `key "up"`},
 		{"control chars", map[string]any{"text": "\x12rm", "enter": true}, "control characters"},
 		{"multi-line", map[string]any{"text": "ls\nrm x\n"}, "rm is not on the allow list"},
+		{"line left open after a newline", map[string]any{"text": "ls\nls"}, "partial command line"},
 	}
 	for _, tc := range refusals {
 		t.Run(tc.name, func(t *testing.T) {

@@ -273,7 +273,7 @@ func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *ses
 			return t.refused(req, "send_input", s.ID, in.Text, fg.Cwd, policy.Decision{Verdict: policy.Refuse, Rule: policy.RuleUndecidable,
 				Reason: "control characters at a shell prompt can recall or edit history past the checker; send plain text"})
 		}
-		if in.Text != "" && !completesLine(in) {
+		if last := strings.LastIndexAny(in.Text, "\r\n"); in.Text != "" && !in.Enter && !completesLine(SendInput{Keys: in.Keys}) && last != len(in.Text)-1 {
 			return t.refused(req, "send_input", s.ID, in.Text, fg.Cwd, policy.Decision{Verdict: policy.Refuse, Rule: policy.RuleUndecidable,
 				Reason: "a partial command line at a shell prompt cannot be checked (later input would complete it unseen); send the whole command with enter=true"})
 		}

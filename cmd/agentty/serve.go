@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
 
+	"github.com/agentty/agentty/internal/config"
 	"github.com/agentty/agentty/internal/httpserver"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/proctree"
@@ -46,7 +47,12 @@ func serve(args []string, stderr io.Writer) int {
 	grace := fs.Duration("kill-grace", 2*time.Second, "on shutdown, time between SIGTERM and SIGKILL")
 	var hf httpFlags
 	hf.register(fs)
-	if err := fs.Parse(args); err != nil {
+	lim := limitFlags(fs)
+	cfg, err := config.Load(fs, args, nil)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) && errors.Is(err, config.ErrConfig) {
+			fmt.Fprintf(stderr, "agentty serve: %v\n", err)
+		}
 		return 2
 	}
 	limit, err := parseBytes(*memory)
@@ -54,6 +60,12 @@ func serve(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentty serve: -session-memory: %v\n", err)
 		return 2
 	}
+	gate, err := setupGate(fs, cfg, lim)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
+		return 2
+	}
+	defer gate.close()
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		fmt.Fprintf(stderr, "agentty serve: -log-level: %v\n", err)
@@ -79,7 +91,9 @@ func serve(args []string, stderr io.Writer) int {
 		logger.Warn("cannot become child subreaper; orphans go to init", "err", err)
 	}
 	mgr := session.NewManager(session.Config{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl,
-		KillGrace: *grace, Logger: logger})
+		KillGrace: *grace, Logger: logger, IdleTimeout: lim.idle, MaxRuntime: lim.runtime, MaxInputBytes: gate.maxInput,
+		OnExit: mcpserver.RecordExit(gate.audit, nil)})
+	gate.started(logger, fs, cfg)
 	var g *proctree.Guard
 	if exe, err := os.Executable(); err == nil {
 		g, err = proctree.StartGuard(mgr.Spawner(), exe, []string{guardCommand}, mgr.Instance())
@@ -108,7 +122,7 @@ func serve(args []string, stderr io.Writer) int {
 		stopReaper()
 		<-reaperDone
 	}
-	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger})
+	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger, Policy: gate.policy, Audit: gate.audit, MaxReadBytes: gate.maxRead})
 	runDone := make(chan error, 1)
 	if hf.addr != "" {
 		hs, err := startHTTP(srv, httpOpts, logger)

@@ -193,7 +193,7 @@ func (s *Server) handler(origins originSet) http.Handler {
 	streamable := byRevision(stateless, cancelOnDisconnect(stateful, s.log))
 	sse := mcp.NewSSEHandler(getServer, nil)
 	guard := func(h http.Handler) http.Handler {
-		return checkOrigin(origins, requireToken(s.opts.Token, h))
+		return checkOrigin(origins, requireToken(s.opts.Token, stampRemote(h)))
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(streamable))

@@ -46,7 +46,7 @@ func (r WriteFileResult) Text() string {
 	return fmt.Sprintf("%s %d bytes to %s (size %d)", verb, r.Bytes, r.Path, r.Size)
 }
 
-func (t *tools) writeFile(_ context.Context, _ *mcp.CallToolRequest, in WriteFileInput) (WriteFileResult, error) {
+func (t *tools) writeFile(ctx context.Context, req *mcp.CallToolRequest, in WriteFileInput) (WriteFileResult, error) {
 	if in.Path == "" {
 		return WriteFileResult{}, fmt.Errorf("%w: path is required", session.ErrBadArgs)
 	}
@@ -80,6 +80,11 @@ func (t *tools) writeFile(_ context.Context, _ *mcp.CallToolRequest, in WriteFil
 			base = sh.Cwd()
 		}
 		p = filepath.Join(base, p)
+	}
+	// Write targets pass the policy's path check (protected directories
+	// such as agentty's configuration, allowed roots).
+	if err := t.decide(ctx, req, "write_file", in.SessionID, "write_file "+p, filepath.Dir(p), t.policy.CheckPath(p, filepath.Dir(p))); err != nil {
+		return WriteFileResult{}, err
 	}
 	if in.MakeDirs {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -48,11 +48,21 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 	if err != nil {
 		return StartResult{}, err
 	}
+	if err := t.readLimit(&ro, in.MaxBytes); err != nil {
+		return StartResult{}, err
+	}
+	if err := t.admitStart(ctx, req, in); err != nil {
+		return StartResult{}, err
+	}
 	s, err := t.mgr.Start(session.StartOptions{Command: in.Command, Argv: in.Argv, Mode: session.Mode(in.Mode), MergeStderr: in.MergeStderr,
 		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name})
 	if err != nil {
+		if l := limitOf(err); l != "" {
+			return StartResult{}, t.limitRefused(req, "start_process", "", in.Command+strings.Join(in.Argv, " "), l, err)
+		}
 		return StartResult{}, err
 	}
+	t.recordStart(req, s)
 	stop := ReportProgress(ctx, req, s)
 	r, err := s.Read(ctx, session.Cursor{}, w, ro)
 	stop()
@@ -102,12 +112,28 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 	if err != nil {
 		return SendResult{}, err
 	}
+	if err := t.readLimit(&ro, in.MaxBytes); err != nil {
+		return SendResult{}, err
+	}
+	if err := t.admitInput(ctx, req, s, in); err != nil {
+		return SendResult{}, err
+	}
+	var state string // echo off (a password prompt) redacts the audited input
+	if t.audit != nil {
+		state, _ = s.State()
+	}
 	if !in.Echo && s.Mode == session.ModePTY && in.Enter && len(in.Keys) == 0 && !strings.ContainsAny(in.Text, "\r\n\t\x1b") {
 		ro.DropEcho = in.Text + "\n"
 	}
 	deadline := time.Now().Add(max(w.Timeout, 5*time.Second))
 	n, err := s.Send(session.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF}, deadline)
+	if n > 0 || err == nil {
+		t.recordInput(req, s, in, state)
+	}
 	if err != nil {
+		if l := limitOf(err); l != "" {
+			return SendResult{}, t.limitRefused(req, "send_input", s.ID, "", l, err)
+		}
 		return SendResult{}, err
 	}
 	stop := ReportProgress(ctx, req, s)
@@ -143,6 +169,9 @@ func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in Rea
 	}
 	ro, err := in.ReadParams.options()
 	if err != nil {
+		return ReadResult{}, err
+	}
+	if err := t.readLimit(&ro, in.MaxBytes); err != nil {
 		return ReadResult{}, err
 	}
 	stop := ReportProgress(ctx, req, s)

@@ -82,7 +82,7 @@ func backoffDelay(kind string, base time.Duration, n int) time.Duration {
 	return min(base<<(n-2), maxRetryWait)
 }
 
-func (t *tools) retryCommand(ctx context.Context, _ *mcp.CallToolRequest, in RetryInput) (RetryResult, error) {
+func (t *tools) retryCommand(ctx context.Context, req *mcp.CallToolRequest, in RetryInput) (RetryResult, error) {
 	sh, err := t.shells.Get(in.SessionID)
 	if err != nil {
 		return RetryResult{}, err
@@ -132,7 +132,7 @@ func (t *tools) retryCommand(ctx context.Context, _ *mcp.CallToolRequest, in Ret
 				return res, err
 			}
 		}
-		r, err := t.execIn(ctx, "retry_command", sh, in.Command, o)
+		r, err := t.execIn(ctx, req, "retry_command", sh, in.Command, o)
 		if err != nil {
 			return res, err
 		}
@@ -203,7 +203,7 @@ func (r DiffResult) Text() string {
 // maxDiffInput bounds each output fed to the diff.
 const maxDiffInput = 4 << 20
 
-func (t *tools) diffCommands(ctx context.Context, _ *mcp.CallToolRequest, in DiffInput) (DiffResult, error) {
+func (t *tools) diffCommands(ctx context.Context, req *mcp.CallToolRequest, in DiffInput) (DiffResult, error) {
 	sh, err := t.shells.Get(in.SessionID)
 	if err != nil {
 		return DiffResult{}, err
@@ -231,7 +231,7 @@ func (t *tools) diffCommands(ctx context.Context, _ *mcp.CallToolRequest, in Dif
 	}
 	var res [2]shell.Result
 	for i, c := range []string{in.CommandA, in.CommandB} {
-		r, err := t.execIn(ctx, "diff_commands", sh, c, o)
+		r, err := t.execIn(ctx, req, "diff_commands", sh, c, o)
 		if err != nil {
 			return DiffResult{}, err
 		}

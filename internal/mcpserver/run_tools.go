@@ -93,7 +93,7 @@ func (r RunResult) Text() string {
 	return b.String()
 }
 
-func (t *tools) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in RunInput) (RunResult, error) {
+func (t *tools) runCommand(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (RunResult, error) {
 	o := runner.Options{Argv: in.Argv, Cwd: in.Cwd, Env: in.Env, Stdin: in.Stdin, MaxOutputBytes: in.MaxOutputBytes,
 		SuccessExitCode: in.SuccessExitCode, AnyExitCode: in.AnyExitCode, SuccessFile: in.SuccessFile,
 		SuccessFilePattern: in.SuccessFilePattern, PageSize: in.PageSize}
@@ -109,7 +109,7 @@ func (t *tools) runCommand(ctx context.Context, _ *mcp.CallToolRequest, in RunIn
 			o.Page = *in.Page
 		}
 	}
-	if err := t.admit(ctx, CommandRequest{Tool: "run_command", Argv: in.Argv, Cwd: in.Cwd}); err != nil {
+	if err := t.admit(ctx, req, CommandRequest{Tool: "run_command", Argv: in.Argv, Env: in.Env, Cwd: in.Cwd}); err != nil {
 		return RunResult{}, err
 	}
 	r, err := t.runner.Run(ctx, o)

@@ -6,12 +6,16 @@ package mcpserver
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
@@ -21,13 +25,20 @@ import (
 type Options struct {
 	Version string
 	Logger  *slog.Logger
+	// Policy decides which commands may run (nil: all). See policy_gate.go.
+	Policy *policy.Policy
+	// Audit records starts, inputs, stops, refusals and confirmations (nil: none).
+	Audit *audit.Log
+	// MaxReadBytes caps max_bytes of every reading call (0: session.MaxBytesCap).
+	MaxReadBytes int
 }
 
 // instructions tell an agent how to use the tools well.
 const instructions = `agentty runs interactive and long-running programs for you on real terminals.
 Flow: start_process (returns the first output, e.g. a REPL banner and prompt) -> send_input (types, then returns the reply) -> read_output (more output) -> terminate_process.
 Calls return as soon as the program waits for input (reason=awaiting_input), the until regex matches, the program exits, output settles, or timeout_ms passes; no sleeping or polling needed.
-state=awaiting_password means the program asks for a secret with echo off.`
+state=awaiting_password means the program asks for a secret with echo off.
+If a call is refused by policy, the error names the rule; get_policy shows what may run. Change the command instead of retrying it.`
 
 // New returns an MCP server whose tools drive mgr.
 func New(mgr *session.Manager, o *Options) *mcp.Server {
@@ -43,16 +54,23 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	t := &tools{mgr: mgr, log: logger, shells: shell.NewRegistry(mgr), runner: newRunner(mgr)}
+	t := &tools{mgr: mgr, log: logger, shells: shell.NewRegistry(mgr), runner: newRunner(mgr),
+		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes}
+	_, _ = rand.Read(t.stateKey[:])
 	t.register(srv)
 	return srv
 }
 
 type tools struct {
-	mgr    *session.Manager
-	log    *slog.Logger
-	shells *shell.Registry // shell sessions of mgr (open_shell, exec_command)
-	runner *runner.Runner  // one-shot argv runs (run_command)
+	mgr     *session.Manager
+	log     *slog.Logger
+	shells  *shell.Registry // shell sessions of mgr (open_shell, exec_command)
+	runner  *runner.Runner  // one-shot argv runs (run_command)
+	policy  *policy.Policy  // nil: everything allowed
+	audit   *audit.Log      // nil: no audit log
+	maxRead int             // 0: no server limit below session.MaxBytesCap
+	// stateKey signs confirmation request states; random per server.
+	stateKey [32]byte
 }
 
 // texter is an output that renders itself compactly for the content block.
@@ -70,6 +88,10 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 			}
 		}()
 		out, err = h(ctx, req, in)
+		var ni *needInput
+		if errors.As(err, &ni) {
+			return ni.res, out, nil // the client answers and calls again (see confirm)
+		}
 		if err != nil {
 			log.Debug("tool error", "tool", tool.Name, "err", err)
 			return nil, out, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -95,11 +96,13 @@ type TerminateInput struct {
 	Force     bool   `json:"force,omitempty" jsonschema:"SIGKILL at once"`
 }
 
-func (t *tools) terminateProcess(ctx context.Context, _ *mcp.CallToolRequest, in TerminateInput) (InfoResult, error) {
+func (t *tools) terminateProcess(ctx context.Context, req *mcp.CallToolRequest, in TerminateInput) (InfoResult, error) {
 	s, err := t.mgr.Get(in.SessionID)
 	if err != nil {
 		return InfoResult{}, err
 	}
+	t.record(audit.Event{Event: audit.EventStop, Session: s.ID, Client: clientOf(req), Command: s.Command, PID: s.PID(),
+		Detail: map[string]string{"force": fmt.Sprint(in.Force)}})
 	grace := session.DefaultKillGrace
 	if in.GraceMs != nil {
 		if *in.GraceMs < 0 || *in.GraceMs > 60000 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 )
@@ -67,7 +68,20 @@ func (r OpenShellResult) Text() string {
 	return s
 }
 
-func (t *tools) openShell(ctx context.Context, _ *mcp.CallToolRequest, in OpenShellInput) (OpenShellResult, error) {
+func (t *tools) openShell(ctx context.Context, req *mcp.CallToolRequest, in OpenShellInput) (OpenShellResult, error) {
+	// The shell program itself passes the policy like any start (secure
+	// mode runs no shells); each command typed into it is checked later.
+	if _, path, err := shell.Detect(in.Shell); err == nil {
+		d := t.policy.CheckArgv([]string{path}, in.Cwd)
+		if d.Verdict != policy.Refuse {
+			if e := t.policy.CheckEnv(in.Env); e.Verdict == policy.Refuse {
+				d = e
+			}
+		}
+		if err := t.decide(ctx, req, "open_shell", "", path, in.Cwd, d); err != nil {
+			return OpenShellResult{}, err
+		}
+	}
 	o := shell.OpenOptions{Shell: in.Shell, Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, NoRC: in.NoRC}
 	if in.TimeoutMs != nil {
 		if *in.TimeoutMs <= 0 {
@@ -218,7 +232,7 @@ func (t *tools) execCommand(ctx context.Context, req *mcp.CallToolRequest, in Ex
 	p := newExecProgress()
 	o.OnOutput = p.onOutput
 	stop := ReportProgress(ctx, req, p)
-	r, err := t.execIn(ctx, "exec_command", sh, in.Command, o)
+	r, err := t.execIn(ctx, req, "exec_command", sh, in.Command, o)
 	stop()
 	if err != nil {
 		return ExecResult{}, err
@@ -227,8 +241,8 @@ func (t *tools) execCommand(ctx context.Context, req *mcp.CallToolRequest, in Ex
 }
 
 // execIn admits a script and runs it in sh.
-func (t *tools) execIn(ctx context.Context, tool string, sh *shell.Shell, script string, o shell.ExecOptions) (shell.Result, error) {
-	if err := t.admit(ctx, CommandRequest{Tool: tool, Session: sh.Session().ID, Script: script, Cwd: sh.Cwd()}); err != nil {
+func (t *tools) execIn(ctx context.Context, req *mcp.CallToolRequest, tool string, sh *shell.Shell, script string, o shell.ExecOptions) (shell.Result, error) {
+	if err := t.admit(ctx, req, CommandRequest{Tool: tool, Session: sh.Session().ID, Script: script, Cwd: sh.Cwd()}); err != nil {
 		return shell.Result{}, err
 	}
 	return sh.Exec(ctx, script, o)

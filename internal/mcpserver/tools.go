@@ -37,4 +37,5 @@ func (t *tools) register(srv *mcp.Server) {
 	add(srv, t.log, &mcp.Tool{Name: "unregister_reader", Description: "Remove a reader added with register_reader.",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: false}}, t.unregisterReader)
 	t.registerShellTools(srv)
+	t.registerPolicy(srv)
 }

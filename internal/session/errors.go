@@ -16,4 +16,5 @@ var (
 	ErrNotPTY          = errors.New("not a PTY session")
 	ErrInputStalled    = errors.New("program is not reading its input")
 	ErrClosed          = errors.New("server is shutting down")
+	ErrInputTooLarge   = errors.New("input too large")
 )

@@ -16,6 +16,7 @@ type Info struct {
 	StateDetail string       `json:"state_detail,omitempty"`
 	ExitCode    *int         `json:"exit_code,omitempty"`
 	Signal      string       `json:"signal,omitempty"`
+	EndedBy     string       `json:"ended_by,omitempty"` // idle_timeout or max_runtime when agentty ended it
 	StartedAt   time.Time    `json:"started_at"`
 	ExitedAt    *time.Time   `json:"exited_at,omitempty"`
 	UptimeMs    int64        `json:"uptime_ms"`
@@ -51,6 +52,7 @@ func (s *Session) Info() Info {
 		}
 	}
 	in.IdleMs = time.Since(s.lastUse).Milliseconds()
+	in.EndedBy = s.endedBy
 	s.mu.Unlock()
 	in.UptimeMs = end.Sub(s.Started).Milliseconds()
 	return in

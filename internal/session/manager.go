@@ -25,6 +25,16 @@ type Config struct {
 	ExitedTTL   time.Duration // exited sessions are removed after this; default 30 min, <0 never
 	KillGrace   time.Duration // SIGTERM to SIGKILL on shutdown; default 2 s
 	Logger      *slog.Logger
+	// IdleTimeout terminates a running session that had no read or input
+	// for this long; 0 means never (see limits.go).
+	IdleTimeout time.Duration
+	// MaxRuntime terminates a session that has run this long; 0 means never.
+	MaxRuntime time.Duration
+	// MaxInputBytes caps the input of one call; 0 means MaxInputBytes.
+	MaxInputBytes int
+	// OnExit, when set, is called once per session from its exit goroutine
+	// after the exit status is known (for the audit log). It must not block.
+	OnExit func(*Session)
 	// NewLog makes a session's output log; nil means in-memory logs. A
 	// durable transcript store plugs in here.
 	NewLog func(sessionID string, limit int64) outlog.Log
@@ -72,6 +82,9 @@ func NewManager(cfg Config) *Manager {
 	}
 	if cfg.KillGrace <= 0 {
 		cfg.KillGrace = 2 * time.Second
+	}
+	if cfg.MaxInputBytes <= 0 {
+		cfg.MaxInputBytes = MaxInputBytes
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -167,6 +180,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 		defer m.wg.Done()
 		s.exitLoop()
 	}()
+	s.armLimits()
 	m.log.Info("session started", "session", id, "pid", s.PID(), "mode", string(o.Mode), "command", s.Command)
 	return s, nil
 }
@@ -175,6 +189,10 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 func (m *Manager) exited(s *Session) {
 	st := s.Status()
 	m.log.Info("session exited", "session", s.ID, "code", st.Code, "signal", st.Signal)
+	s.disarmLimits()
+	if m.cfg.OnExit != nil {
+		m.cfg.OnExit(s)
+	}
 	if m.cfg.ExitedTTL < 0 {
 		return
 	}

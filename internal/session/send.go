@@ -14,7 +14,8 @@ import (
 	"github.com/agentty/agentty/internal/keys"
 )
 
-// MaxInputBytes caps the input of one call.
+// MaxInputBytes is the default cap on the input of one call
+// (Config.MaxInputBytes).
 const MaxInputBytes = 1 << 20
 
 // Input is what an agent types: text, then named keys, then Enter; EOF ends
@@ -82,8 +83,8 @@ func (s *Session) plan(in Input) ([]op, int, error) {
 	if in.EOF && s.Mode == ModePipe {
 		ops = append(ops, op{close: true})
 	}
-	if total > MaxInputBytes {
-		return nil, 0, fmt.Errorf("%w: input is %d bytes; send at most %d per call, or write a file and have the program read it", ErrBadArgs, total, MaxInputBytes)
+	if limit := s.mgr.cfg.MaxInputBytes; total > limit {
+		return nil, 0, fmt.Errorf("%w: input is %d bytes; send at most %d per call (limit max-input-bytes), or write a file and have the program read it", ErrInputTooLarge, total, limit)
 	}
 	if len(ops) == 0 {
 		return nil, 0, fmt.Errorf("%w: nothing to send; give text, keys, enter or stdin_eof", ErrBadArgs)

@@ -60,6 +60,8 @@ type Session struct {
 	lastUse    time.Time       // guarded by mu; last read or input
 	gate       inputGate       // guarded by mu; see send.go
 	expire     *time.Timer     // guarded by mu; TTL removal after exit
+	limitTimer *time.Timer     // guarded by mu; idle timeout / max runtime check, nil when off
+	endedBy    string          // guarded by mu; the limit that made agentty end the session
 }
 
 // PID is the root process id.

@@ -1,0 +1,57 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/policy"
+)
+
+// PolicyResult is get_policy's result: what the agent may run, so it can
+// choose commands that pass instead of learning the rules from refusals.
+type PolicyResult struct {
+	Enabled bool         `json:"enabled"`
+	Rules   policy.Rules `json:"rules"`
+	// Protected directories are never a working directory or a path in a
+	// command: agentty's configuration and audit log.
+	Protected    []string `json:"protected,omitempty"`
+	MaxReadBytes int      `json:"max_read_bytes,omitempty"`
+	Notes        []string `json:"notes"`
+}
+
+// Text implements texter.
+func (r PolicyResult) Text() string {
+	var b strings.Builder
+	if !r.Enabled {
+		b.WriteString("command policy: off (any command may run)\n")
+	} else {
+		fmt.Fprintf(&b, "command policy: on\nallow: %v\ndeny: %v\ndeny_patterns: %v\nconfirm: %v\nconfirm_patterns: %v\ncwd roots: %v\nsecure (argv only): %v\n",
+			r.Rules.Allow, r.Rules.Deny, r.Rules.DenyPatterns, r.Rules.Confirm, r.Rules.ConfirmPatterns, r.Rules.Cwd, r.Rules.Secure)
+	}
+	fmt.Fprintf(&b, "protected: %v\n", r.Protected)
+	b.WriteString(strings.Join(r.Notes, "\n"))
+	return b.String()
+}
+
+func (t *tools) registerPolicy(srv *mcp.Server) {
+	add(srv, t.log, &mcp.Tool{Name: "get_policy", Description: "Show which commands this server lets you run (allow/deny lists, patterns, confirmation rules, allowed working directories, secure mode) and the protected directories. " +
+		"Check it before starting commands when calls are refused by policy.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.getPolicy)
+}
+
+func (t *tools) getPolicy(context.Context, *mcp.CallToolRequest, struct{}) (PolicyResult, error) {
+	r := PolicyResult{Enabled: t.policy.Enabled(), Rules: t.policy.Rules(), Protected: t.policy.Protected(), MaxReadBytes: t.maxRead}
+	if r.Enabled {
+		r.Notes = []string{
+			"Every simple command in a shell command line is checked, including inside $(...), pipes, sh -c and wrappers like env, sudo, xargs, find -exec.",
+			"Refused as undecidable: eval, source, alias, command names from variables or globs, computed redirection targets, arithmetic on variables, PATH/LD_* assignments.",
+			"At an interactive shell prompt send whole lines with enter=true; editing and history keys are refused.",
+		}
+	} else {
+		r.Notes = []string{"Only the protected directories are off limits."}
+	}
+	return r, nil
+}

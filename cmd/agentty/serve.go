@@ -43,6 +43,7 @@ func serve(args []string, stderr io.Writer) int {
 	memory := fs.String("session-memory", "16MiB", "output kept in memory per session (e.g. 512KiB, 16MiB, 1GiB)")
 	ttl := fs.Duration("exited-ttl", session.DefaultExitedTTL, "exited sessions are removed after this long (0: default, negative: never)")
 	grace := fs.Duration("kill-grace", 2*time.Second, "on shutdown, time between SIGTERM and SIGKILL")
+	sshf := addSSHFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -68,8 +69,10 @@ func serve(args []string, stderr io.Writer) int {
 	if err := proctree.SetSubreaper(); err != nil {
 		logger.Warn("cannot become child subreaper; orphans go to init", "err", err)
 	}
+	pool := sshf.pool(logger)
+	defer pool.Close() // after mgr.Close below: remote sessions are terminated over their connections first
 	mgr := session.NewManager(session.Config{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl,
-		KillGrace: *grace, Logger: logger})
+		KillGrace: *grace, Logger: logger, Remote: pool.Start})
 	var g *proctree.Guard
 	if exe, err := os.Executable(); err == nil {
 		g, err = proctree.StartGuard(mgr.Spawner(), exe, []string{guardCommand}, mgr.Instance())
@@ -88,7 +91,7 @@ func serve(args []string, stderr io.Writer) int {
 		proctree.RunReaper(reaperCtx, owned)
 	}()
 
-	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger})
+	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger, Hosts: pool})
 	logger.Info("agentty serving MCP on stdio", "version", version, "pid", os.Getpid())
 	runDone := make(chan error, 1)
 	go func() { runDone <- srv.Run(ctx, &mcp.StdioTransport{}) }()

@@ -19,6 +19,8 @@ import (
 type Options struct {
 	Version string
 	Logger  *slog.Logger
+	// Hosts lists SSH connections for list_hosts; nil leaves the tool out.
+	Hosts HostLister
 }
 
 // instructions tell an agent how to use the tools well.
@@ -41,14 +43,15 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	t := &tools{mgr: mgr, log: logger}
+	t := &tools{mgr: mgr, log: logger, hosts: o.Hosts}
 	t.register(srv)
 	return srv
 }
 
 type tools struct {
-	mgr *session.Manager
-	log *slog.Logger
+	mgr   *session.Manager
+	log   *slog.Logger
+	hosts HostLister // nil: no list_hosts
 }
 
 // texter is an output that renders itself compactly for the content block.

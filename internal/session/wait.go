@@ -148,7 +148,7 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			}
 		}
 		if exited {
-			return WaitResult{Reason: ReasonExited, State: "exited"}
+			return WaitResult{Reason: ReasonExited, State: s.endState()}
 		}
 		if !now.Before(probeAt) {
 			// Blocked on input first, then quiet: the block happened after

@@ -1,0 +1,495 @@
+package sshbackend
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/outlog"
+)
+
+// pidTag starts the wrapper's first line, which carries the remote pid and
+// never reaches the log.
+const pidTag = "\x1eagentty-pid "
+
+// process is a program running over one SSH channel of a Conn.
+//
+// Ownership: startProcess starts the pumps (one per stream; they end at the
+// channel's EOF, which Close or the program's exit causes) and the writer
+// (ends when closed is closed). Close waits for all of them.
+type process struct {
+	conn   *Conn
+	sess   *ssh.Session
+	stdin  io.WriteCloser
+	id     string
+	marker string
+	pty    bool
+	pid    int // remote root pid: leader of its own session and process group
+
+	sizeMu     sync.Mutex
+	rows, cols int // guarded by sizeMu
+
+	appended  atomic.Int64 // chunks appended so far
+	probeMark atomic.Int64 // appended when the last probe started
+
+	drained chan struct{} // closed when every pump reached EOF
+	pumps   sync.WaitGroup
+
+	writes    chan writeReq
+	closed    chan struct{} // closed by Close
+	inMu      sync.Mutex
+	stdinShut bool // guarded by inMu
+	workers   sync.WaitGroup
+
+	closeOnce sync.Once
+}
+
+type writeReq struct {
+	p   []byte
+	res chan writeRes // buffered 1
+}
+
+type writeRes struct {
+	n   int
+	err error
+}
+
+// wrapper runs the program: it reports its pid (which the program keeps,
+// since everything is exec'd), changes directory and execs the argv.
+const wrapper = `printf '\036agentty-pid %s\n' "$$"; [ -z "$1" ] || cd -- "$1" || exit 126; shift; exec "$@"`
+
+// remoteCommand builds the command line sent to sshd, which runs it with
+// the user's login shell; exec and env keep it shell-agnostic.
+func remoteCommand(spec backend.RemoteSpec) string {
+	var b strings.Builder
+	b.WriteString("exec env ")
+	b.WriteString(shellQuote("AGENTTY_SESSION=" + spec.Marker))
+	for _, k := range slices.Sorted(maps.Keys(spec.Env)) {
+		b.WriteString(" " + shellQuote(k+"="+spec.Env[k]))
+	}
+	script := wrapper
+	if spec.MergeStderr && !spec.PTY {
+		script = "exec 2>&1; " + script
+	}
+	b.WriteString(" /bin/sh -c " + shellQuote(script) + " agentty " + shellQuote(remoteDir(spec.Dir)))
+	for _, a := range spec.Argv {
+		b.WriteString(" " + shellQuote(a))
+	}
+	return b.String()
+}
+
+// remoteDir turns ~ forms into paths relative to the login directory,
+// where the command starts.
+func remoteDir(d string) string {
+	switch {
+	case d == "~":
+		return ""
+	case strings.HasPrefix(d, "~/"):
+		return "./" + d[2:]
+	}
+	return d
+}
+
+func startProcess(c *Conn, spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error) {
+	if len(spec.Argv) == 0 {
+		return nil, errors.New("nothing to run")
+	}
+	sess, err := c.client.NewSession()
+	if err != nil {
+		return nil, fmt.Errorf("%w: open a channel on %s: %v", ErrConnect, c.target.Key(), err)
+	}
+	p := &process{conn: c, sess: sess, id: spec.SessionID, marker: spec.Marker, pty: spec.PTY,
+		rows: spec.Rows, cols: spec.Cols, drained: make(chan struct{}), writes: make(chan writeReq), closed: make(chan struct{})}
+	fail := func(err error) (backend.Process, error) {
+		sess.Close()
+		return nil, err
+	}
+	if spec.PTY {
+		term := spec.Env["TERM"]
+		if term == "" {
+			term = "xterm-256color"
+		}
+		modes := ssh.TerminalModes{ssh.ECHO: 1, ssh.TTY_OP_ISPEED: 38400, ssh.TTY_OP_OSPEED: 38400}
+		if err := sess.RequestPty(term, spec.Rows, spec.Cols, modes); err != nil {
+			return fail(fmt.Errorf("remote PTY on %s: %w", c.target.Key(), err))
+		}
+	}
+	if p.stdin, err = sess.StdinPipe(); err != nil {
+		return fail(err)
+	}
+	stdout, err := sess.StdoutPipe()
+	if err != nil {
+		return fail(err)
+	}
+	var stderr io.Reader
+	if !spec.PTY {
+		if stderr, err = sess.StderrPipe(); err != nil {
+			return fail(err)
+		}
+	}
+	if err := sess.Start(remoteCommand(spec)); err != nil {
+		return fail(fmt.Errorf("start on %s: %w", c.target.Key(), err))
+	}
+	counted := func(s outlog.Stream, b []byte) {
+		sink(s, b)
+		p.appended.Add(1)
+	}
+	pidc := make(chan int, 1)
+	var early bytes.Buffer // output before the pid line, kept for an error
+	n := 1
+	if stderr != nil {
+		n = 2
+	}
+	p.pumps.Add(n)
+	go func() {
+		defer p.pumps.Done()
+		p.pumpHeader(stdout, counted, pidc, &early)
+	}()
+	if stderr != nil {
+		go func() {
+			defer p.pumps.Done()
+			pumpStream(stderr, outlog.Stderr, counted)
+		}()
+	}
+	go func() {
+		p.pumps.Wait()
+		close(p.drained)
+	}()
+	t := time.NewTimer(c.pool.opts.DialTimeout)
+	defer t.Stop()
+	select {
+	case pid, ok := <-pidc:
+		if !ok {
+			werr := sess.Wait()
+			<-p.drained
+			sess.Close()
+			return nil, fmt.Errorf("remote command did not start on %s (%v): %s", c.target.Key(), werr, strings.TrimSpace(early.String()))
+		}
+		p.pid = pid
+	case <-t.C:
+		sess.Close()
+		<-p.drained
+		return nil, fmt.Errorf("%w: %s did not start the command within %v", ErrConnect, c.target.Key(), c.pool.opts.DialTimeout)
+	}
+	p.workers.Add(1)
+	go func() {
+		defer p.workers.Done()
+		p.writer()
+	}()
+	c.add(p)
+	return p, nil
+}
+
+// pumpHeader passes output to sink, except the wrapper's pid line, whose
+// pid it sends on pidc (closed without a value if the stream ends first).
+func (p *process) pumpHeader(r io.Reader, sink backend.Sink, pidc chan<- int, early *bytes.Buffer) {
+	buf := make([]byte, 32<<10)
+	var head []byte
+	found := false
+	defer func() {
+		if !found {
+			close(pidc)
+		}
+	}()
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			chunk := buf[:n]
+			if !found {
+				head = append(head, chunk...)
+				i := bytes.Index(head, []byte(pidTag))
+				j := -1
+				if i >= 0 {
+					j = bytes.IndexByte(head[i:], '\n')
+				}
+				if j < 0 {
+					if i < 0 && len(head) > len(pidTag) {
+						// Login noise before the tag; keep the tail that
+						// may hold the start of the tag.
+						keep := len(pidTag) - 1
+						early.Write(head[:len(head)-keep])
+						sink(outlog.Stdout, head[:len(head)-keep])
+						head = append(head[:0], head[len(head)-keep:]...)
+					}
+					if err != nil {
+						early.Write(head)
+						return
+					}
+					continue
+				}
+				line := strings.TrimRight(string(head[i+len(pidTag):i+j]), "\r")
+				pid, perr := strconv.Atoi(line)
+				if perr != nil || pid <= 0 {
+					early.Write(head)
+					return
+				}
+				if i > 0 {
+					early.Write(head[:i])
+					sink(outlog.Stdout, head[:i])
+				}
+				found = true
+				pidc <- pid
+				chunk = head[i+j+1:]
+			}
+			if len(chunk) > 0 {
+				sink(outlog.Stdout, chunk)
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// pumpStream copies a stream to sink until EOF. The channel buffers what
+// the server sends, so the program never waits on agentty's readers.
+func pumpStream(r io.Reader, s outlog.Stream, sink backend.Sink) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			sink(s, buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// writer performs writes one at a time, so Write can give up at its
+// deadline while a write the remote does not take stays in flight.
+func (p *process) writer() {
+	for {
+		select {
+		case <-p.closed:
+			return
+		case w := <-p.writes:
+			n, err := p.stdin.Write(w.p)
+			w.res <- writeRes{n, err}
+		}
+	}
+}
+
+func (p *process) PID() int { return p.pid }
+
+func (p *process) Kind() string {
+	if p.pty {
+		return "pty"
+	}
+	return "pipe"
+}
+
+func (p *process) Write(b []byte, deadline time.Time) (int, error) {
+	p.inMu.Lock()
+	shut := p.stdinShut
+	p.inMu.Unlock()
+	if shut {
+		return 0, backend.ErrStdinClosed
+	}
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	req := writeReq{p: bytes.Clone(b), res: make(chan writeRes, 1)}
+	select {
+	case p.writes <- req:
+	case <-t.C:
+		return 0, os.ErrDeadlineExceeded
+	case <-p.closed:
+		return 0, syscall.EPIPE
+	}
+	select {
+	case r := <-req.res:
+		if errors.Is(r.err, io.EOF) {
+			r.err = syscall.EPIPE
+		}
+		return r.n, r.err
+	case <-t.C:
+		return 0, os.ErrDeadlineExceeded
+	}
+}
+
+func (p *process) CloseStdin() error {
+	if p.pty {
+		return backend.ErrNotPTY
+	}
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	if p.stdinShut {
+		return nil
+	}
+	p.stdinShut = true
+	return p.stdin.Close()
+}
+
+func (p *process) Resize(rows, cols int) error {
+	if !p.pty {
+		return backend.ErrNotPTY
+	}
+	if err := p.sess.WindowChange(rows, cols); err != nil {
+		return fmt.Errorf("window-change on %s: %w", p.conn.target.Key(), err)
+	}
+	p.sizeMu.Lock()
+	p.rows, p.cols = rows, cols
+	p.sizeMu.Unlock()
+	return nil
+}
+
+func (p *process) Size() (int, int) {
+	if !p.pty {
+		return 0, 0
+	}
+	p.sizeMu.Lock()
+	defer p.sizeMu.Unlock()
+	return p.rows, p.cols
+}
+
+// Quiet: output the program wrote before it blocked travels on the same
+// connection ahead of the probe's answer, and the pumps move it into the
+// log as it arrives; so nothing appended since the probe started means
+// the log holds it all.
+func (p *process) Quiet() bool { return p.appended.Load() == p.probeMark.Load() }
+
+func (p *process) Drained() <-chan struct{} { return p.drained }
+
+// Wait returns the exit status the server reports, or Lost when the
+// connection ended first.
+func (p *process) Wait() (backend.Exit, error) {
+	err := p.sess.Wait()
+	var ee *ssh.ExitError
+	switch {
+	case err == nil:
+		return backend.Exit{}, nil
+	case errors.As(err, &ee):
+		if name := ee.Signal(); name != "" {
+			sig := unix.SignalNum("SIG" + name)
+			if sig == 0 {
+				return backend.Exit{Code: -1}, fmt.Errorf("remote process killed by unknown signal %q", name)
+			}
+			return backend.Exit{Code: -1, Signal: sig}, nil
+		}
+		return backend.Exit{Code: ee.ExitStatus()}, nil
+	}
+	// No status: the channel or the whole connection went away.
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-p.conn.dead:
+		return backend.Exit{Code: -1, Lost: p.conn.lostReason() + "; the remote program may still be running"}, nil
+	case <-t.C:
+		return backend.Exit{Code: -1, Lost: "the server closed the channel without an exit status (" + err.Error() + ")"}, nil
+	}
+}
+
+func (p *process) Close() error {
+	p.closeOnce.Do(func() {
+		close(p.closed)
+		p.sess.Close()
+		p.conn.remove(p)
+		p.workers.Wait()
+		<-p.drained
+	})
+	return nil
+}
+
+// Host implements backend.Remote.
+func (p *process) Host() string { return p.conn.target.Key() }
+
+// Signal implements backend.Remote: the signal goes to the process group,
+// as a terminal would send it. Without the helper (non-Linux remotes) it
+// falls back to an SSH signal request, which OpenSSH delivers to the root
+// process only.
+func (p *process) Signal(sig syscall.Signal) error {
+	name := strings.TrimPrefix(unix.SignalName(sig), "SIG")
+	if name == "" {
+		return fmt.Errorf("unknown signal %d", sig)
+	}
+	h, err := p.conn.helperFor()
+	if err != nil {
+		if err := p.sess.Signal(ssh.Signal(name)); err != nil {
+			return fmt.Errorf("signal %s on %s: %w", name, p.Host(), err)
+		}
+		return nil
+	}
+	ans, err := h.request("S %s %d", name, p.pid)
+	if err != nil {
+		return err
+	}
+	if ans != "ok" && !strings.HasPrefix(ans, "err no process group") {
+		return fmt.Errorf("signal %s on %s: %s", name, p.Host(), ans)
+	}
+	return nil
+}
+
+// Terminate implements backend.Remote. It signals every process of the
+// program's session (sshd made the program a session leader) and every
+// process carrying its marker (escaped with setsid), then checks on the
+// remote host that none is left, SIGKILLing survivors after grace.
+func (p *process) Terminate(ctx context.Context, grace time.Duration) error {
+	if !p.conn.alive() {
+		return nil // lost: nothing can be reached
+	}
+	h, err := p.conn.helperFor()
+	if err != nil {
+		// No /proc helper: the best the protocol offers.
+		_ = p.sess.Signal(ssh.SIGTERM)
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-p.drained:
+		case <-t.C:
+			_ = p.sess.Signal(ssh.SIGKILL)
+		case <-ctx.Done():
+		}
+		p.sess.Close()
+		return nil
+	}
+	sig := "TERM"
+	if grace <= 0 {
+		sig = "KILL"
+	}
+	if _, err := h.request("K %s %d %s", sig, p.pid, p.marker); err != nil {
+		return fmt.Errorf("terminate on %s: %w", p.Host(), err)
+	}
+	killAt := time.Now().Add(grace)
+	delay := 2 * time.Millisecond
+	killed := grace <= 0
+	for {
+		ans, err := h.request("C %d %s", p.pid, p.marker)
+		if err != nil {
+			return fmt.Errorf("terminate on %s: %w", p.Host(), err)
+		}
+		if ans == "ok 0" {
+			return nil
+		}
+		if !killed && !time.Now().Before(killAt) {
+			if _, err := h.request("K KILL %d %s", p.pid, p.marker); err != nil {
+				return fmt.Errorf("terminate on %s: %w", p.Host(), err)
+			}
+			killed = true
+		}
+		// The remote tree is asked again while it dies; the checks get
+		// rarer so a slow shutdown costs few round trips.
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		delay = min(delay*2, 100*time.Millisecond)
+	}
+}

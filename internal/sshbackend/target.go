@@ -94,6 +94,9 @@ func parseTarget(arg string, cfg configSource) (target, error) {
 	}
 	t.Port = n
 	for _, f := range cfg.GetAll(alias, "IdentityFile") {
+		if f == ssh_config.Default("IdentityFile") {
+			continue // the library's placeholder: nothing configured, so the usual defaults apply
+		}
 		if f = expandPath(f, t); f != "" {
 			t.Identities = append(t.Identities, f)
 		}

@@ -128,8 +128,11 @@ func Start(t testing.TB, userName string) *Server {
 	if err := os.MkdirAll("/run/sshd", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(dir, 0o755); err != nil { // the user reads authorized_keys here
-		t.Fatal(err)
+	// The user's sshd child reads authorized_keys here.
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	for attempt := 0; ; attempt++ {

@@ -192,9 +192,7 @@ func (c *Conn) helperFor() (*helper, error) {
 func (c *Conn) info() HostInfo {
 	c.mu.Lock()
 	hi := HostInfo{Host: c.target.Key(), Alias: c.target.Arg, State: "connected", ConnectedAt: c.since, Sessions: []string{}}
-	for _, id := range slices.Sorted(maps.Keys(c.procIDs())) {
-		hi.Sessions = append(hi.Sessions, id)
-	}
+	hi.Sessions = append(hi.Sessions, slices.Sorted(maps.Keys(c.procIDs()))...)
 	if !c.lostAt.IsZero() {
 		at := c.lostAt
 		hi.State, hi.LostAt, hi.LostReason = "lost", &at, c.reason

@@ -26,7 +26,7 @@ type sshEnv struct {
 
 // newSSHEnv starts sshd and trusts its key at the given addresses (its own
 // when none).
-func newSSHEnv(t *testing.T) *sshEnv {
+func newSSHEnv(t testing.TB) *sshEnv {
 	t.Helper()
 	srv := sshtest.Start(t, sshUser)
 	dir := t.TempDir()
@@ -62,7 +62,7 @@ type sshClient struct {
 	pool *sshbackend.Pool
 }
 
-func newSSHClient(t *testing.T, o *sshbackend.Options) *sshClient {
+func newSSHClient(t testing.TB, o *sshbackend.Options) *sshClient {
 	t.Helper()
 	pool := sshbackend.NewPool(o)
 	mgr := session.NewManager(session.Config{Remote: pool.Start, KillGrace: time.Second})

@@ -47,6 +47,31 @@ epin() {
 	return 1
 }
 
+# members ROOT: MEMBERS = ROOT and its descendants (the input group is
+# among them), from the kernel's children lists; every process when the
+# kernel does not keep those lists.
+members() {
+	if [ ! -r "/proc/$1/task/$1/children" ]; then
+		MEMBERS=
+		for D in /proc/[0-9]*; do MEMBERS="$MEMBERS ${D#/proc/}"; done
+		return
+	fi
+	MEMBERS=$1
+	Q=$1
+	while [ -n "$Q" ]; do
+		NQ=
+		for P in $Q; do
+			for F in /proc/$P/task/*/children; do
+				K=
+				read -r K <"$F" # no trailing newline: read fails but sets K
+				NQ="$NQ $K"
+			done
+		done
+		MEMBERS="$MEMBERS $NQ"
+		Q=$NQ
+	done
+}
+
 probe() {
 	R=$1
 	if ! read -r L <"/proc/$R/stat"; then
@@ -63,13 +88,14 @@ probe() {
 		echo "running 0 0 $PG stdin of pid $R is closed"
 		return
 	fi
+	members "$R"
 	SUM=0 N=0 BUSY= READER=
-	for D in /proc/[0-9]*; do
+	for P in $MEMBERS; do
+		D=/proc/$P
 		read -r L <"$D/stat" || continue
 		S=${L##*) }
 		set -- $S
 		[ "$3" = "$PG" ] || continue
-		P=${D#/proc/}
 		N=$((N + 1))
 		C=${L#*(}
 		C=${C%)*}
@@ -112,15 +138,17 @@ probe() {
 	if [ -z "$READER" ]; then echo "running $FP nothing in process group $PG reads the input"; return; fi
 	STATE=awaiting_input
 	if [ "$PTY" = 1 ]; then
-		M=" $(stty -a <"$IN" | tr ';\n' '  ') "
-		case $M in
-		*" -echo "*)
-			case $M in
-			*" -icanon "*) ;;
-			*) STATE=awaiting_password; READER="$READER; echo off" ;;
-			esac
-			;;
-		esac
+		# stty -g prints iflag:oflag:cflag:lflag:... in hex; ECHO is 0x8,
+		# ICANON 0x2 in lflag. Echo off in canonical mode reads a secret.
+		G=$(stty -g <"$IN")
+		LF=${G#*:}
+		LF=${LF#*:}
+		LF=${LF#*:}
+		LF=0x${LF%%:*}
+		if [ $((LF & 8)) = 0 ] && [ $((LF & 2)) != 0 ]; then
+			STATE=awaiting_password
+			READER="$READER; echo off"
+		fi
 	fi
 	echo "$STATE $FP $READER"
 }

@@ -24,7 +24,11 @@ func (p *process) Inspect() (inputwait.Probe, error) {
 	if err != nil {
 		return inputwait.Probe{State: inputwait.Running, Detail: "remote probe failed"}, err
 	}
-	return parseProbe(ans)
+	pr, err := parseProbe(ans)
+	p.mu.Lock()
+	p.lastProbe = pr
+	p.mu.Unlock()
+	return pr, err
 }
 
 // parseProbe reads "STATE SCHEDSUM MEMBERS PGID DETAIL".

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 )
 
@@ -46,6 +47,9 @@ type process struct {
 
 	appended  atomic.Int64 // chunks appended so far
 	probeMark atomic.Int64 // appended when the last probe started
+
+	mu        sync.Mutex
+	lastProbe inputwait.Probe // guarded by mu; the last Inspect's answer, confirmed by Quiet
 
 	drained chan struct{} // closed when every pump reached EOF
 	pumps   sync.WaitGroup
@@ -357,11 +361,34 @@ func (p *process) Size() (int, int) {
 	return p.rows, p.cols
 }
 
-// Quiet: output the program wrote before it blocked travels on the same
-// connection ahead of the probe's answer, and the pumps move it into the
-// log as it arrives; so nothing appended since the probe started means
-// the log holds it all.
-func (p *process) Quiet() bool { return p.appended.Load() == p.probeMark.Load() }
+// Quiet confirms a probe's "awaiting input" over the network. The
+// program's output and the probe's answer travel on different channels,
+// and sshd may forward the answer first; so the verdict is asked again:
+// if the program has not run since (same fingerprint) and nothing reached
+// the log during both round trips, whatever it wrote before blocking had
+// a full extra round trip through sshd to arrive, and has.
+func (p *process) Quiet() bool {
+	mark := p.probeMark.Load()
+	if p.appended.Load() != mark {
+		return false
+	}
+	p.mu.Lock()
+	first := p.lastProbe
+	p.mu.Unlock()
+	h, err := p.conn.helperFor()
+	if err != nil {
+		return true // no probe ran: waits are decided by until/settle_ms
+	}
+	ans, err := h.request("P %d", p.pid)
+	if err != nil {
+		return false
+	}
+	again, err := parseProbe(ans)
+	if err != nil || again.State != first.State || again.Fingerprint != first.Fingerprint {
+		return false
+	}
+	return p.appended.Load() == mark
+}
 
 func (p *process) Drained() <-chan struct{} { return p.drained }
 

@@ -129,10 +129,6 @@ func (c *Conn) closeWith(reason string) {
 	c.client.Close()
 }
 
-// Drop cuts the connection as if the network failed; tests and
-// list_hosts-driven recovery use it.
-func (c *Conn) Drop(reason string) { c.closeWith(reason) }
-
 func (c *Conn) alive() bool {
 	select {
 	case <-c.dead:
@@ -152,6 +148,12 @@ func (c *Conn) add(p *process) {
 	c.mu.Lock()
 	c.procs[p] = struct{}{}
 	c.mu.Unlock()
+}
+
+func (c *Conn) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.procs)
 }
 
 func (c *Conn) remove(p *process) {

@@ -128,7 +128,7 @@ func (p *Pool) dial(t target, accept bool, depth int) (*ssh.Client, []*ssh.Clien
 		} else if jt.ProxyJump == t.ProxyJump {
 			jt.ProxyJump = ""
 		}
-		jc, jj, err := p.dial(jt, false, depth+1)
+		jc, jj, err := p.dial(jt, accept, depth+1)
 		if err != nil {
 			return nil, nil, fmt.Errorf("ProxyJump %s: %w", last, err)
 		}

@@ -115,7 +115,11 @@ func startProcess(c *Conn, spec backend.RemoteSpec, sink backend.Sink) (backend.
 	}
 	sess, err := c.client.NewSession()
 	if err != nil {
-		return nil, fmt.Errorf("%w: open a channel on %s: %v", ErrConnect, c.target.Key(), err)
+		hint := ""
+		if strings.Contains(err.Error(), "administratively prohibited") {
+			hint = fmt.Sprintf("; the server allows only so many sessions per connection (sshd MaxSessions, default 10; agentty uses one for its probe and has %d open): terminate idle sessions or raise MaxSessions", c.count())
+		}
+		return nil, fmt.Errorf("%w: open a channel on %s: %v%s", ErrConnect, c.target.Key(), err, hint)
 	}
 	p := &process{conn: c, sess: sess, id: spec.SessionID, marker: spec.Marker, pty: spec.PTY,
 		rows: spec.Rows, cols: spec.Cols, drained: make(chan struct{}), writes: make(chan writeReq), closed: make(chan struct{})}

@@ -1,11 +1,16 @@
 package sshbackend
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/crypto/ssh"
 )
 
 func TestParseTarget_ConfigAndForms(t *testing.T) {
@@ -90,5 +95,35 @@ func TestParseProbe(t *testing.T) {
 	b, _ := parseProbe("running 6 2 7 x")
 	if a.Fingerprint == b.Fingerprint {
 		t.Fatal("fingerprint ignores the scheduler counter")
+	}
+}
+
+func TestLoadKey_EncryptedNeedsPassphrase(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	blk, err := ssh.MarshalPrivateKeyWithPassphrase(priv, "", []byte("open sesame"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "id_locked")
+	if err := os.WriteFile(file, pem.EncodeToMemory(blk), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		pass Secret
+		ok   bool
+		note string
+	}{
+		{name: "no passphrase configured", note: "encrypted and no passphrase is configured"},
+		{name: "wrong passphrase", pass: Secret{Value: "nope"}, note: "does not decrypt it"},
+		{name: "right passphrase", pass: Secret{Value: "open sesame"}, ok: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, note := loadKey(file, tc.pass, true)
+			if (s != nil) != tc.ok || !strings.Contains(note, tc.note) || strings.Contains(note, "open sesame") || strings.Contains(note, "nope") {
+				t.Fatalf("signer=%v note=%q", s != nil, note)
+			}
+		})
 	}
 }

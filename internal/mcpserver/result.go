@@ -13,7 +13,7 @@ type ReadResult struct {
 	ReaderID    int              `json:"reader_id"`
 	Output      string           `json:"output" jsonschema:"new output since the cursor"`
 	Reason      string           `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
-	State       string           `json:"state" jsonschema:"running, awaiting_input, awaiting_password or exited"`
+	State       string           `json:"state" jsonschema:"running, awaiting_input, awaiting_password, exited, or lost (remote connection dropped; see lost_reason)"`
 	StateDetail string           `json:"state_detail,omitempty" jsonschema:"how the state was decided (which process waits in which syscall)"`
 	ExitCode    *int             `json:"exit_code,omitempty"`
 	Signal      string           `json:"signal,omitempty" jsonschema:"signal that killed the process"`

@@ -39,4 +39,8 @@ type Remote interface {
 	// after grace (at once when grace is 0). It returns once nothing of the
 	// tree is left on the remote, or the connection is gone.
 	Terminate(ctx context.Context, grace time.Duration) error
+	// InputGrace is how long input written now may take to reach the
+	// program, which depends on the network: until then a program still
+	// blocked as before the write has not seen the input yet.
+	InputGrace() time.Duration
 }

@@ -102,7 +102,9 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 		return 0, err
 	}
 	s.touch()
-	if s.Mode == ModePTY {
+	// Remote pipes get the gate too: unread input on the remote cannot be
+	// measured the way a local stdin pipe's can.
+	if s.Mode == ModePTY || s.remote() != nil {
 		if p, err := s.proc.Inspect(); err == nil {
 			s.mu.Lock()
 			s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}

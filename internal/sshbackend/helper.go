@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/ssh"
@@ -37,7 +38,8 @@ type helper struct {
 	OS    string        // uname -s of the remote
 	Arch  string        // uname -m of the remote
 
-	mu sync.Mutex // one request at a time
+	mu  sync.Mutex   // one request at a time
+	rtt atomic.Int64 // duration of the last answered request, ns
 
 	closeOnce sync.Once
 }
@@ -109,6 +111,7 @@ func (h *helper) next() (string, error) {
 func (h *helper) request(format string, args ...any) (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	start := time.Now()
 	if _, err := fmt.Fprintf(h.stdin, format+"\n", args...); err != nil {
 		h.close()
 		return "", fmt.Errorf("remote helper: %w", err)
@@ -116,8 +119,10 @@ func (h *helper) request(format string, args ...any) (string, error) {
 	l, err := h.next()
 	if err != nil {
 		h.close()
+		return l, err
 	}
-	return l, err
+	h.rtt.Store(int64(time.Since(start)))
+	return l, nil
 }
 
 // alive reports whether the reader still runs.

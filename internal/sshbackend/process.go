@@ -436,6 +436,19 @@ func (p *process) Close() error {
 	return nil
 }
 
+// InputGrace implements backend.Remote: a few round trips of the
+// connection (measured on the helper), at least the local 50 ms.
+func (p *process) InputGrace() time.Duration {
+	g := 50 * time.Millisecond
+	p.conn.hmu.Lock()
+	h := p.conn.helper
+	p.conn.hmu.Unlock()
+	if h != nil {
+		g = max(g, 4*time.Duration(h.rtt.Load()))
+	}
+	return min(g, 5*time.Second)
+}
+
 // Host implements backend.Remote.
 func (p *process) Host() string { return p.conn.target.Key() }
 

@@ -51,7 +51,8 @@ type Server struct {
 
 var (
 	userMu    sync.Mutex
-	passwords = map[string]string{} // guarded by userMu; one password per user per test binary
+	passwords = map[string]string{}   // guarded by userMu; one password per user per test binary
+	locks     = map[string]*os.File{} // guarded by userMu; held until the test binary exits
 )
 
 // Require skips when not root and fails when root but sshd is missing, so
@@ -72,6 +73,19 @@ func ensureUser(t testing.TB, name string) (string, int) {
 	t.Helper()
 	userMu.Lock()
 	defer userMu.Unlock()
+	if locks[name] == nil {
+		// Two test binaries using the same account (the same package run
+		// twice at once) would reset each other's password: the second
+		// waits for the first. The kernel drops the lock when the binary exits.
+		f, err := os.OpenFile(filepath.Join(os.TempDir(), "agentty-sshtest-"+name+".lock"), os.O_CREATE|os.O_RDWR, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			t.Fatalf("lock test account %s: %v", name, err)
+		}
+		locks[name] = f
+	}
 	if _, err := user.Lookup(name); err != nil {
 		if out, err := exec.Command("useradd", "-m", "-s", "/bin/bash", name).CombinedOutput(); err != nil {
 			if _, lerr := user.Lookup(name); lerr != nil { // another binary may have won the race

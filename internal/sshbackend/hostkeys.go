@@ -141,8 +141,8 @@ var probeKey = func() ssh.PublicKey {
 	return k
 }()
 
-// probeKeyWire is an ed25519 public key in wire format (all-zero point is
-// rejected by nothing in the parser; it is never used to verify).
+// probeKeyWire is an ed25519 public key in wire format whose point is all
+// zeros: no host has it, and it is never used to verify anything.
 var probeKeyWire = func() []byte {
 	b := []byte{0, 0, 0, 11}
 	b = append(b, "ssh-ed25519"...)

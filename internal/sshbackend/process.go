@@ -2,14 +2,10 @@ package sshbackend
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -71,42 +67,6 @@ type writeReq struct {
 type writeRes struct {
 	n   int
 	err error
-}
-
-// wrapper runs the program: it reports its pid (which the program keeps,
-// since everything is exec'd), changes directory and execs the argv.
-const wrapper = `printf '\036agentty-pid %s\n' "$$"; [ -z "$1" ] || cd -- "$1" || exit 126; shift; exec "$@"`
-
-// remoteCommand builds the command line sent to sshd, which runs it with
-// the user's login shell; exec and env keep it shell-agnostic.
-func remoteCommand(spec backend.RemoteSpec) string {
-	var b strings.Builder
-	b.WriteString("exec env ")
-	b.WriteString(shellQuote("AGENTTY_SESSION=" + spec.Marker))
-	for _, k := range slices.Sorted(maps.Keys(spec.Env)) {
-		b.WriteString(" " + shellQuote(k+"="+spec.Env[k]))
-	}
-	script := wrapper
-	if spec.MergeStderr && !spec.PTY {
-		script = "exec 2>&1; " + script
-	}
-	b.WriteString(" /bin/sh -c " + shellQuote(script) + " agentty " + shellQuote(remoteDir(spec.Dir)))
-	for _, a := range spec.Argv {
-		b.WriteString(" " + shellQuote(a))
-	}
-	return b.String()
-}
-
-// remoteDir turns ~ forms into paths relative to the login directory,
-// where the command starts.
-func remoteDir(d string) string {
-	switch {
-	case d == "~":
-		return ""
-	case strings.HasPrefix(d, "~/"):
-		return "./" + d[2:]
-	}
-	return d
 }
 
 func startProcess(c *Conn, spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error) {
@@ -201,82 +161,6 @@ func startProcess(c *Conn, spec backend.RemoteSpec, sink backend.Sink) (backend.
 	}()
 	c.add(p)
 	return p, nil
-}
-
-// pumpHeader passes output to sink, except the wrapper's pid line, whose
-// pid it sends on pidc (closed without a value if the stream ends first).
-func (p *process) pumpHeader(r io.Reader, sink backend.Sink, pidc chan<- int, early *bytes.Buffer) {
-	buf := make([]byte, 32<<10)
-	var head []byte
-	found := false
-	defer func() {
-		if !found {
-			close(pidc)
-		}
-	}()
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			chunk := buf[:n]
-			if !found {
-				head = append(head, chunk...)
-				i := bytes.Index(head, []byte(pidTag))
-				j := -1
-				if i >= 0 {
-					j = bytes.IndexByte(head[i:], '\n')
-				}
-				if j < 0 {
-					if i < 0 && len(head) > len(pidTag) {
-						// Login noise before the tag; keep the tail that
-						// may hold the start of the tag.
-						keep := len(pidTag) - 1
-						early.Write(head[:len(head)-keep])
-						sink(outlog.Stdout, head[:len(head)-keep])
-						head = append(head[:0], head[len(head)-keep:]...)
-					}
-					if err != nil {
-						early.Write(head)
-						return
-					}
-					continue
-				}
-				line := strings.TrimRight(string(head[i+len(pidTag):i+j]), "\r")
-				pid, perr := strconv.Atoi(line)
-				if perr != nil || pid <= 0 {
-					early.Write(head)
-					return
-				}
-				if i > 0 {
-					early.Write(head[:i])
-					sink(outlog.Stdout, head[:i])
-				}
-				found = true
-				pidc <- pid
-				chunk = head[i+j+1:]
-			}
-			if len(chunk) > 0 {
-				sink(outlog.Stdout, chunk)
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-// pumpStream copies a stream to sink until EOF. The channel buffers what
-// the server sends, so the program never waits on agentty's readers.
-func pumpStream(r io.Reader, s outlog.Stream, sink backend.Sink) {
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			sink(s, buf[:n])
-		}
-		if err != nil {
-			return
-		}
-	}
 }
 
 // writer performs writes one at a time, so Write can give up at its
@@ -434,106 +318,4 @@ func (p *process) Close() error {
 		<-p.drained
 	})
 	return nil
-}
-
-// InputGrace implements backend.Remote: a few round trips of the
-// connection (measured on the helper), at least the local 50 ms.
-func (p *process) InputGrace() time.Duration {
-	g := 50 * time.Millisecond
-	p.conn.hmu.Lock()
-	h := p.conn.helper
-	p.conn.hmu.Unlock()
-	if h != nil {
-		g = max(g, 4*time.Duration(h.rtt.Load()))
-	}
-	return min(g, 5*time.Second)
-}
-
-// Host implements backend.Remote.
-func (p *process) Host() string { return p.conn.target.Key() }
-
-// Signal implements backend.Remote: the signal goes to the process group,
-// as a terminal would send it. Without the helper (non-Linux remotes) it
-// falls back to an SSH signal request, which OpenSSH delivers to the root
-// process only.
-func (p *process) Signal(sig syscall.Signal) error {
-	name := strings.TrimPrefix(unix.SignalName(sig), "SIG")
-	if name == "" {
-		return fmt.Errorf("unknown signal %d", sig)
-	}
-	h, err := p.conn.helperFor()
-	if err != nil {
-		if err := p.sess.Signal(ssh.Signal(name)); err != nil {
-			return fmt.Errorf("signal %s on %s: %w", name, p.Host(), err)
-		}
-		return nil
-	}
-	ans, err := h.request("S %s %d", name, p.pid)
-	if err != nil {
-		return err
-	}
-	if ans != "ok" && !strings.HasPrefix(ans, "err no process group") {
-		return fmt.Errorf("signal %s on %s: %s", name, p.Host(), ans)
-	}
-	return nil
-}
-
-// Terminate implements backend.Remote. It signals every process of the
-// program's session (sshd made the program a session leader) and every
-// process carrying its marker (escaped with setsid), then checks on the
-// remote host that none is left, SIGKILLing survivors after grace.
-func (p *process) Terminate(ctx context.Context, grace time.Duration) error {
-	if !p.conn.alive() {
-		return nil // lost: nothing can be reached
-	}
-	h, err := p.conn.helperFor()
-	if err != nil {
-		// No /proc helper: the best the protocol offers.
-		_ = p.sess.Signal(ssh.SIGTERM)
-		t := time.NewTimer(grace)
-		defer t.Stop()
-		select {
-		case <-p.drained:
-		case <-t.C:
-			_ = p.sess.Signal(ssh.SIGKILL)
-		case <-ctx.Done():
-		}
-		p.sess.Close()
-		return nil
-	}
-	sig := "TERM"
-	if grace <= 0 {
-		sig = "KILL"
-	}
-	if _, err := h.request("K %s %d %s", sig, p.pid, p.marker); err != nil {
-		return fmt.Errorf("terminate on %s: %w", p.Host(), err)
-	}
-	killAt := time.Now().Add(grace)
-	delay := 2 * time.Millisecond
-	killed := grace <= 0
-	for {
-		ans, err := h.request("C %d %s", p.pid, p.marker)
-		if err != nil {
-			return fmt.Errorf("terminate on %s: %w", p.Host(), err)
-		}
-		if ans == "ok 0" {
-			return nil
-		}
-		if !killed && !time.Now().Before(killAt) {
-			if _, err := h.request("K KILL %d %s", p.pid, p.marker); err != nil {
-				return fmt.Errorf("terminate on %s: %w", p.Host(), err)
-			}
-			killed = true
-		}
-		// The remote tree is asked again while it dies; the checks get
-		// rarer so a slow shutdown costs few round trips.
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
-		}
-		delay = min(delay*2, 100*time.Millisecond)
-	}
 }

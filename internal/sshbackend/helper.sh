@@ -2,6 +2,8 @@
 # Reads one request per line on stdin and answers one line on stdout.
 #   P ROOT             is ROOT's input group blocked reading its input?
 #                      -> STATE SCHEDSUM MEMBERS PGID DETAIL
+#   F ROOT             the same without the terminal-mode check (no fork):
+#                      a password prompt reads as awaiting_input
 #   S SIG PGID         signal a process group -> ok | err ...
 #   K SIG SID MARKER   signal every process of session SID or carrying
 #                      AGENTTY_SESSION=MARKER -> ok COUNT
@@ -137,7 +139,7 @@ probe() {
 	if [ "$N" -eq 0 ]; then echo "running $FP no live process in process group $PG"; return; fi
 	if [ -z "$READER" ]; then echo "running $FP nothing in process group $PG reads the input"; return; fi
 	STATE=awaiting_input
-	if [ "$PTY" = 1 ]; then
+	if [ "$PTY" = 1 ] && [ "$2" != fast ]; then
 		# stty -g prints iflag:oflag:cflag:lflag:... in hex; ECHO is 0x8,
 		# ICANON 0x2 in lflag. Echo off in canonical mode reads a secret.
 		G=$(stty -g <"$IN")
@@ -176,6 +178,7 @@ tree() {
 while read -r CMD A B C; do
 	case $CMD in
 	P) probe "$A" ;;
+	F) probe "$A" fast ;;
 	S) if kill -s "$A" -- "-$B"; then echo ok; else echo "err no process group $B"; fi ;;
 	K)
 		tree "$B" "$C"

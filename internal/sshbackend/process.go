@@ -267,12 +267,15 @@ func (p *process) Quiet() bool {
 	if err != nil {
 		return true // no probe ran: waits are decided by until/settle_ms
 	}
-	ans, err := h.request("P %d", p.pid)
+	// The confirmation skips the terminal-mode check: the first probe
+	// already told input from password, and the fingerprint shows whether
+	// anything ran since.
+	ans, err := h.request("F %d", p.pid)
 	if err != nil {
 		return false
 	}
 	again, err := parseProbe(ans)
-	if err != nil || again.State != first.State || again.Fingerprint != first.Fingerprint {
+	if err != nil || again.State == inputwait.Running || first.State == inputwait.Running || again.Fingerprint != first.Fingerprint {
 		return false
 	}
 	return p.appended.Load() == mark

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	gssh "github.com/gliderlabs/ssh"
@@ -21,7 +22,7 @@ import (
 // fakeServer is an SSH server that misbehaves in ways OpenSSH cannot be
 // made to: it reports a non-Linux system to the probe helper and drops a
 // session's channel without an exit status.
-func fakeServer(t *testing.T) (addr string, o *sshbackend.Options) {
+func fakeServer(t *testing.T, configure ...func(*gssh.Server)) (addr string, o *sshbackend.Options) {
 	t.Helper()
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	signer, err := ssh.NewSignerFromKey(priv)
@@ -40,6 +41,9 @@ func fakeServer(t *testing.T) (addr string, o *sshbackend.Options) {
 			_, _ = io.WriteString(s, "got "+line)
 			_ = s.Close() // no exit-status, no exit-signal
 		},
+	}
+	for _, f := range configure {
+		f(srv)
 	}
 	srv.AddHostKey(signer)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -98,4 +102,27 @@ func TestSSH_FaultsOpenSSHCannotShow(t *testing.T) {
 			t.Fatalf("output=%q state=%s code=%v lost=%q", s.Output, s.State, s.ExitCode, s.LostReason)
 		}
 	})
+}
+
+func TestSSH_KeyboardInteractivePassword(t *testing.T) {
+	var asked atomic.Int32 // answers the server got
+	addr, o := fakeServer(t, func(s *gssh.Server) {
+		s.PasswordHandler = nil // only keyboard-interactive
+		s.KeyboardInteractiveHandler = func(_ gssh.Context, ch ssh.KeyboardInteractiveChallenge) bool {
+			answers, err := ch("tester", "", []string{"Password: "}, []bool{false})
+			asked.Add(int32(len(answers)))
+			return err == nil && len(answers) == 1 && answers[0] == "kbd-secret"
+		}
+	})
+	o.Auth = map[string]sshbackend.HostAuth{"*": {Password: sshbackend.Secret{Value: "kbd-secret"}}}
+	c := newSSHClient(t, o)
+	r := c.start(map[string]any{"host": "tester@" + addr, "command": "anything", "mode": "pipe", "settle_ms": 100})
+	if r.Output != "hello\n" || asked.Load() != 1 {
+		t.Fatalf("start: %q, answers %d", r.Output, asked.Load())
+	}
+	o.Auth = map[string]sshbackend.HostAuth{"*": {Password: sshbackend.Secret{Value: "wrong"}}}
+	msg := newSSHClient(t, o).toolError("start_process", map[string]any{"host": "tester@" + addr, "command": "x", "mode": "pipe"})
+	if !strings.Contains(msg, "SSH authentication failed") || strings.Contains(msg, "wrong") {
+		t.Fatalf("error %q", msg)
+	}
 }

@@ -34,7 +34,7 @@ var defaultIdentities = []string{"id_ed25519", "id_ecdsa", "id_rsa"}
 
 func buildAuth(t target, o *Options) *authPlan {
 	a := &authPlan{}
-	secrets := o.authFor(t.Arg, t.HostName)
+	secrets := o.authFor(t)
 	var signers []ssh.Signer
 	if sock := o.AgentSocket; sock != "" && sock != "none" {
 		if c, err := net.Dial("unix", sock); err != nil {

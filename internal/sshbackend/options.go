@@ -73,10 +73,9 @@ type Options struct {
 	KnownHosts string
 	// AgentSocket overrides SSH_AUTH_SOCK; "none" disables the agent.
 	AgentSocket string
-	// Auth maps a host pattern to its secrets. A key matches the host
-	// argument as given (alias or user@host:port), the resolved host name,
-	// or "*". The most specific match wins: exact argument, then host name,
-	// then "*".
+	// Auth maps a host to its secrets. Keys are tried in this order: the
+	// host argument as given (alias or user@host[:port]), user@host:port,
+	// user@host and host (after ~/.ssh/config), then "*".
 	Auth map[string]HostAuth
 	// Keepalive is the interval of keepalive requests (default 15 s);
 	// KeepaliveMax missed replies drop the connection (default 3).
@@ -115,8 +114,8 @@ func (o *Options) withDefaults() Options {
 }
 
 // authFor picks the secrets for a host.
-func (o *Options) authFor(arg, hostname string) HostAuth {
-	for _, k := range []string{arg, hostname, "*"} {
+func (o *Options) authFor(t target) HostAuth {
+	for _, k := range []string{t.Arg, t.Key(), t.User + "@" + t.HostName, t.HostName, "*"} {
 		if a, ok := o.Auth[k]; ok {
 			return a
 		}

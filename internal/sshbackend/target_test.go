@@ -127,3 +127,22 @@ func TestLoadKey_EncryptedNeedsPassphrase(t *testing.T) {
 		})
 	}
 }
+
+func TestOptions_AuthForMostSpecific(t *testing.T) {
+	o := &Options{Auth: map[string]HostAuth{
+		"web":                {Password: Secret{Value: "alias"}},
+		"deploy@10.0.0.5:22": {Password: Secret{Value: "key"}},
+		"deploy@10.0.0.5":    {Password: Secret{Value: "user-host"}},
+		"10.0.0.5":           {Password: Secret{Value: "host"}},
+		"*":                  {Password: Secret{Value: "any"}},
+	}}
+	tg := target{Arg: "web", User: "deploy", HostName: "10.0.0.5", Port: 22}
+	for _, drop := range []string{"", "web", "deploy@10.0.0.5:22", "deploy@10.0.0.5", "10.0.0.5", "*"} {
+		delete(o.Auth, drop)
+		got := o.authFor(tg).Password.Value
+		want := map[string]string{"": "alias", "web": "key", "deploy@10.0.0.5:22": "user-host", "deploy@10.0.0.5": "host", "10.0.0.5": "any", "*": ""}[drop]
+		if got != want {
+			t.Fatalf("after dropping %q: %q, want %q", drop, got, want)
+		}
+	}
+}

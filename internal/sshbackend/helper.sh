@@ -102,7 +102,15 @@ probe() {
 		C=${L#*(}
 		C=${C%)*}
 		for T in "$D"/task/[0-9]*; do
-			if read -r a b c <"$T/schedstat"; then SUM=$((SUM + c)); fi
+			# Times the thread ran: schedstat, or context switches where the
+			# kernel keeps no schedstat.
+			if read -r a b c <"$T/schedstat"; then
+				SUM=$((SUM + c))
+			else
+				while read -r k v; do
+					case $k in *ctxt_switches:) SUM=$((SUM + v)) ;; esac
+				done <"$T/status"
+			fi
 			[ -n "$BUSY" ] && continue
 			read -r L <"$T/stat" || continue
 			S=${L##*) }

@@ -45,6 +45,13 @@ func TestConfigExample(t *testing.T) {
 			t.Errorf("%q: %s, want rule %q", cmd, d, want)
 		}
 	}
+	var ssh sshSection
+	if err := cfg.Section("ssh", &ssh); err != nil {
+		t.Fatal(err)
+	}
+	if h := ssh.Hosts["deploy@prod.example.com"]; h.PasswordEnv != "PROD_SSH_PASSWORD" || ssh.Hosts["*"].PassphraseEnv != "SSH_KEY_PASSPHRASE" {
+		t.Fatalf("[ssh] section decoded as %+v", ssh)
+	}
 	if got := fs.Lookup("idle-timeout").Value.String(); got != "30m0s" {
 		t.Fatalf("idle-timeout = %s", got)
 	}

@@ -48,6 +48,7 @@ func serve(args []string, stderr io.Writer) int {
 	var hf httpFlags
 	hf.register(fs)
 	lim := limitFlags(fs)
+	sshf := addSSHFlags(fs)
 	cfg, err := config.Load(fs, args, nil)
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) && errors.Is(err, config.ErrConfig) {
@@ -90,8 +91,16 @@ func serve(args []string, stderr io.Writer) int {
 	if err := proctree.SetSubreaper(); err != nil {
 		logger.Warn("cannot become child subreaper; orphans go to init", "err", err)
 	}
+	var sshSec sshSection
+	if err := cfg.Section("ssh", &sshSec); err != nil {
+		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
+		return 2
+	}
+	pool := sshf.pool(logger, sshSec)
+	defer pool.Close() // after mgr.Close below: remote sessions are terminated over their connections first
 	mgr := session.NewManager(session.Config{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl,
 		KillGrace: *grace, Logger: logger, IdleTimeout: lim.idle, MaxRuntime: lim.runtime, MaxInputBytes: gate.maxInput,
+		Remote: pool.Start,
 		OnExit: mcpserver.RecordExit(gate.audit, nil)})
 	gate.started(logger, fs, cfg)
 	var g *proctree.Guard
@@ -122,7 +131,7 @@ func serve(args []string, stderr io.Writer) int {
 		stopReaper()
 		<-reaperDone
 	}
-	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger, Policy: gate.policy, Audit: gate.audit, MaxReadBytes: gate.maxRead})
+	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger, Policy: gate.policy, Audit: gate.audit, MaxReadBytes: gate.maxRead, Hosts: pool})
 	runDone := make(chan error, 1)
 	if hf.addr != "" {
 		hs, err := startHTTP(srv, httpOpts, logger)

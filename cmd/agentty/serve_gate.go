@@ -18,7 +18,7 @@ import (
 
 // configSections are the tables a configuration file may hold. Subsystems
 // that read their own section (cfg.Section) add its name here.
-var configSections = []string{"policy"}
+var configSections = []string{"policy", "ssh"}
 
 // limitValues are the limit and audit flags of serve.
 type limitValues struct {

@@ -186,6 +186,12 @@ func (c *Config) read(path string, required bool) (map[string]string, error) {
 		if err := md.PrimitiveDecode(prim, &v); err != nil {
 			return nil, fmt.Errorf("%w: %s: key %q: %v", ErrConfig, path, k, err)
 		}
+		if _, isTable := v.(map[string]any); isTable {
+			// A table defined only through its subtables ([ssh.hosts."x"]
+			// without [ssh]) has no "Hash" type of its own.
+			c.sections[k] = prim
+			continue
+		}
 		out[k] = fmt.Sprint(v)
 	}
 	return out, nil

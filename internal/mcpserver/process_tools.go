@@ -22,6 +22,7 @@ type StartInput struct {
 	Rows        int               `json:"rows,omitempty" jsonschema:"terminal rows 1-1000 (default 40)"`
 	Cols        int               `json:"cols,omitempty" jsonschema:"terminal columns 1-1000 (default 120)"`
 	Name        string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
+	SSHParams
 	WaitParams
 	ReadParams
 }
@@ -31,12 +32,17 @@ type StartResult struct {
 	PID  int    `json:"pid"`
 	Mode string `json:"mode"`
 	Name string `json:"name,omitempty"`
+	Host string `json:"host,omitempty" jsonschema:"user@host:port the session runs on (remote sessions)"`
 	ReadResult
 }
 
 // Text implements texter.
 func (r StartResult) Text() string {
-	return fmt.Sprintf("started %s (pid %d, %s)\n", r.SessionID, r.PID, r.Mode) + r.ReadResult.Text()
+	where := ""
+	if r.Host != "" {
+		where = " on " + r.Host
+	}
+	return fmt.Sprintf("started %s (pid %d, %s%s)\n", r.SessionID, r.PID, r.Mode, where) + r.ReadResult.Text()
 }
 
 func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in StartInput) (StartResult, error) {
@@ -55,7 +61,7 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 		return StartResult{}, err
 	}
 	s, err := t.mgr.Start(session.StartOptions{Command: in.Command, Argv: in.Argv, Mode: session.Mode(in.Mode), MergeStderr: in.MergeStderr,
-		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name})
+		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey})
 	if err != nil {
 		if l := limitOf(err); l != "" {
 			return StartResult{}, t.limitRefused(req, "start_process", "", in.Command+strings.Join(in.Argv, " "), l, err)
@@ -69,7 +75,7 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 	if err != nil {
 		return StartResult{}, err
 	}
-	res := StartResult{PID: s.PID(), Mode: string(s.Mode), Name: s.Name, ReadResult: readResult(s, r)}
+	res := StartResult{PID: s.PID(), Mode: string(s.Mode), Name: s.Name, Host: s.Host(), ReadResult: readResult(s, r)}
 	if st := s.Status(); st != nil && in.Command != "" && (st.Code == 127 || st.Code == 126) {
 		return res, fmt.Errorf("%w: %s exited with code %d right away (126: not executable, 127: not found); output: %s (session %s is kept for read_output)",
 			session.ErrCommandNotFound, in.Command, st.Code, clip(strings.TrimSpace(res.Output), 2000), s.ID)

@@ -13,7 +13,7 @@ type ReadResult struct {
 	ReaderID    int              `json:"reader_id"`
 	Output      string           `json:"output" jsonschema:"new output since the cursor"`
 	Reason      string           `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
-	State       string           `json:"state" jsonschema:"running, awaiting_input, awaiting_password or exited"`
+	State       string           `json:"state" jsonschema:"running, awaiting_input, awaiting_password, exited, or lost (remote connection dropped; see lost_reason)"`
 	StateDetail string           `json:"state_detail,omitempty" jsonschema:"how the state was decided (which process waits in which syscall)"`
 	ExitCode    *int             `json:"exit_code,omitempty"`
 	Signal      string           `json:"signal,omitempty" jsonschema:"signal that killed the process"`
@@ -27,6 +27,7 @@ type ReadResult struct {
 	LostBytes   int64            `json:"lost_bytes,omitempty" jsonschema:"output evicted from memory before this reader got to it"`
 	LostLines   int64            `json:"lost_lines,omitempty" jsonschema:"lines among lost_bytes (-1 if unknown)"`
 	ElapsedMs   float64          `json:"elapsed_ms"`
+	LostReason  string           `json:"lost_reason,omitempty" jsonschema:"state lost: why the remote connection ended"`
 	Hint        string           `json:"hint,omitempty"`
 }
 
@@ -45,7 +46,9 @@ func readResult(s *session.Session, r session.Result) ReadResult {
 		}
 		out.Output = head + fmt.Sprintf("[... %d lines (%d bytes) omitted; read_output cursor=%d overflow=page shows them ...]\n", om.Lines, om.Bytes, om.From) + tail
 	}
-	if st := s.Status(); st != nil && (r.Wait.State == "exited" || out.State == "exited") {
+	if st := s.Status(); st != nil && st.Lost != "" {
+		out.State, out.LostReason = session.StateLost, st.Lost
+	} else if st != nil && (r.Wait.State == "exited" || out.State == "exited") {
 		out.State = "exited"
 		if st.Signal != "" {
 			out.Signal = st.Signal
@@ -59,6 +62,8 @@ func readResult(s *session.Session, r session.Result) ReadResult {
 		out.Hint = fmt.Sprintf("%d bytes of older output were evicted before you read them; raise the per-session output memory to keep more", out.LostBytes)
 	case out.HasMore:
 		out.Hint = "more output is waiting: call read_output again"
+	case out.State == session.StateLost:
+		out.Hint = "the connection to the remote host dropped; start the program again (the connection is re-established)"
 	case out.State == "awaiting_password":
 		out.Hint = "the program asks for a secret (echo is off)"
 	}

@@ -31,6 +31,8 @@ type Options struct {
 	Audit *audit.Log
 	// MaxReadBytes caps max_bytes of every reading call (0: session.MaxBytesCap).
 	MaxReadBytes int
+	// Hosts lists SSH connections for list_hosts; nil leaves the tool out.
+	Hosts HostLister
 }
 
 // instructions tell an agent how to use the tools well.
@@ -55,7 +57,7 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	t := &tools{mgr: mgr, log: logger, shells: shell.NewRegistry(mgr), runner: newRunner(mgr),
-		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes}
+		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes, hosts: o.Hosts}
 	_, _ = rand.Read(t.stateKey[:])
 	t.register(srv)
 	return srv
@@ -71,6 +73,7 @@ type tools struct {
 	maxRead int             // 0: no server limit below session.MaxBytesCap
 	// stateKey signs confirmation request states; random per server.
 	stateKey [32]byte
+	hosts    HostLister // nil: no list_hosts
 }
 
 // texter is an output that renders itself compactly for the content block.

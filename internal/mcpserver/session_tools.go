@@ -28,6 +28,12 @@ func (r InfoResult) Text() string { return infoLine(r.Info) }
 func infoLine(in session.Info) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s pid=%d %s", in.ID, in.State, in.PID, in.Mode)
+	if in.Host != "" {
+		fmt.Fprintf(&b, " host=%s", in.Host)
+	}
+	if in.LostReason != "" {
+		fmt.Fprintf(&b, " lost=%q", in.LostReason)
+	}
 	if in.ExitCode != nil {
 		fmt.Fprintf(&b, " code=%d", *in.ExitCode)
 	}

@@ -38,4 +38,5 @@ func (t *tools) register(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: false}}, t.unregisterReader)
 	t.registerShellTools(srv)
 	t.registerPolicy(srv)
+	t.registerSSH(srv)
 }

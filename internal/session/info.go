@@ -28,6 +28,9 @@ type Info struct {
 	Rows        int          `json:"rows,omitempty"`
 	Cols        int          `json:"cols,omitempty"`
 	Readers     []ReaderInfo `json:"readers"`
+	Host        string       `json:"host,omitempty"`
+	LostAt      *time.Time   `json:"lost_at,omitempty"`
+	LostReason  string       `json:"lost_reason,omitempty"`
 }
 
 // Info describes the session now. Uptime of an exited session is how long
@@ -42,6 +45,7 @@ func (s *Session) Info() Info {
 		Readers: s.Readers(),
 	}
 	in.Rows, in.Cols = s.proc.Size()
+	in.Host = s.Host()
 	end := time.Now()
 	s.mu.Lock()
 	if s.status != nil {
@@ -49,6 +53,9 @@ func (s *Session) Info() Info {
 		in.ExitCode, in.Signal, in.ExitedAt, end = &code, s.status.Signal, &at, at
 		if s.status.Signal != "" {
 			in.ExitCode = nil
+		}
+		if s.status.Lost != "" {
+			in.ExitCode, in.ExitedAt, in.LostAt, in.LostReason = nil, nil, &at, s.status.Lost
 		}
 	}
 	in.IdleMs = time.Since(s.lastUse).Milliseconds()

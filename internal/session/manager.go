@@ -38,6 +38,9 @@ type Config struct {
 	// NewLog makes a session's output log; nil means in-memory logs. A
 	// durable transcript store plugs in here.
 	NewLog func(sessionID string, limit int64) outlog.Log
+	// Remote starts programs on other hosts (StartOptions.Host); nil turns
+	// remote hosts off.
+	Remote StartRemote
 }
 
 // Defaults.
@@ -135,23 +138,14 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	m.mu.Unlock()
 
 	marker := proctree.EnvKey + "=" + m.instance + "/" + id
+	if o.Host != "" {
+		return m.startRemote(o, id, marker)
+	}
 	spec, err := resolve(&o, marker)
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{
-		ID: id, Name: o.Name, Argv: spec.Argv, Mode: o.Mode, Cwd: o.Cwd,
-		EnvKeys: slices.Sorted(maps.Keys(o.Env)), Started: time.Now(),
-		log: m.cfg.NewLog(id, m.cfg.OutputLimit), marker: marker, mgr: m,
-		done: make(chan struct{}), readers: map[int]*reader{DefaultReader: {id: DefaultReader}},
-	}
-	s.Command = o.Command
-	if s.Command == "" {
-		s.Command = shellJoin(o.Argv)
-	}
-	if s.Name == "" {
-		s.Name = firstWord(s.Command)
-	}
+	s := m.newSession(o, id, marker, spec.Argv)
 	start := backend.StartPTY
 	if o.Mode == ModePipe {
 		start = backend.StartPipe
@@ -165,15 +159,42 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: start %s: %v", ErrCommandNotFound, spec.Path, err)
 	}
+	return m.adopt(s)
+}
+
+// newSession makes the record of a session about to start.
+func (m *Manager) newSession(o StartOptions, id, marker string, argv []string) *Session {
+	s := &Session{
+		ID: id, Name: o.Name, Argv: argv, Mode: o.Mode, Cwd: o.Cwd,
+		EnvKeys: slices.Sorted(maps.Keys(o.Env)), Started: time.Now(),
+		log: m.cfg.NewLog(id, m.cfg.OutputLimit), marker: marker, mgr: m,
+		done: make(chan struct{}), readers: map[int]*reader{DefaultReader: {id: DefaultReader}},
+	}
+	s.Command = o.Command
+	if s.Command == "" {
+		s.Command = shellJoin(o.Argv)
+	}
+	if s.Name == "" {
+		s.Name = firstWord(s.Command)
+	}
+	return s
+}
+
+// adopt registers a started session and starts its exit goroutine.
+func (m *Manager) adopt(s *Session) (*Session, error) {
 	s.lastUse = s.Started
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
-		_, _ = proctree.Terminate(context.Background(), s.PID(), marker, 0)
+		if r := s.remote(); r != nil {
+			_ = r.Terminate(context.Background(), 0)
+		} else {
+			_, _ = proctree.Terminate(context.Background(), s.PID(), s.marker, 0)
+		}
 		s.proc.Close()
 		return nil, ErrClosed
 	}
-	m.sessions[id] = s
+	m.sessions[s.ID] = s
 	m.wg.Add(1)
 	m.mu.Unlock()
 	go func() {
@@ -181,8 +202,24 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 		s.exitLoop()
 	}()
 	s.armLimits()
-	m.log.Info("session started", "session", id, "pid", s.PID(), "mode", string(o.Mode), "command", s.Command)
+	m.log.Info("session started", "session", s.ID, "pid", s.PID(), "host", s.Host(), "mode", string(s.Mode), "command", s.Command)
 	return s, nil
+}
+
+// startRemote starts a session on another host through Config.Remote.
+func (m *Manager) startRemote(o StartOptions, id, marker string) (*Session, error) {
+	if m.cfg.Remote == nil {
+		return nil, fmt.Errorf("%w: remote hosts are not enabled in this server", ErrBadArgs)
+	}
+	spec, err := remoteSpec(&o, marker, id)
+	if err != nil {
+		return nil, err
+	}
+	s := m.newSession(o, id, marker, spec.Argv)
+	if s.proc, err = m.cfg.Remote(spec, s.log.Append); err != nil {
+		return nil, err
+	}
+	return m.adopt(s)
 }
 
 // exited is called by a session's exit goroutine.
@@ -255,7 +292,11 @@ func (m *Manager) Delete(id string) error {
 	}
 	s.mu.Unlock()
 	// Stray descendants may still hold the terminal; end them with the record.
-	_, _ = proctree.Terminate(context.Background(), s.PID(), s.marker, 0)
+	if r := s.remote(); r != nil {
+		_ = r.Terminate(context.Background(), 0)
+	} else {
+		_, _ = proctree.Terminate(context.Background(), s.PID(), s.marker, 0)
+	}
 	s.log.CloseWrite()
 	s.release()
 	m.log.Info("session deleted", "session", s.ID)

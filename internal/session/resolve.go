@@ -34,6 +34,11 @@ type StartOptions struct {
 	Rows        int // 0 means DefaultRows
 	Cols        int // 0 means DefaultCols
 	Name        string
+	// Host runs the program on another machine over SSH (user@host[:port]
+	// or an ssh config alias); "" runs it here.
+	Host string
+	// AcceptNewHostKey trusts and records an unknown host key (remote only).
+	AcceptNewHostKey bool
 }
 
 // Default terminal size: wide enough that agents rarely see wrapped lines.

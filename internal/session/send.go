@@ -103,7 +103,9 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 		return 0, err
 	}
 	s.touch()
-	if s.Mode == ModePTY {
+	// Remote pipes get the gate too: unread input on the remote cannot be
+	// measured the way a local stdin pipe's can.
+	if s.Mode == ModePTY || s.remote() != nil {
 		if p, err := s.proc.Inspect(); err == nil {
 			s.mu.Lock()
 			s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
@@ -113,6 +115,10 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	written := 0
 	for _, o := range ops {
 		switch {
+		case o.sig != 0 && s.remote() != nil:
+			if err := s.remote().Signal(o.sig); err != nil {
+				return written, err
+			}
 		case o.sig != 0:
 			if err := unix.Kill(-s.PID(), o.sig); err != nil && !errors.Is(err, unix.ESRCH) {
 				return written, fmt.Errorf("signal %v to process group %d: %w", o.sig, s.PID(), err)
@@ -148,6 +154,9 @@ func (s *Session) exitedErr() error {
 	st := s.Status()
 	how := "exited"
 	if st != nil {
+		if st.Lost != "" {
+			return fmt.Errorf("%w: session %s is lost (%s); its output is still readable with read_output, start it again to continue", ErrExited, s.ID, st.Lost)
+		}
 		if st.Signal != "" {
 			how = "was killed by " + st.Signal
 		} else {

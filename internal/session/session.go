@@ -30,6 +30,9 @@ const drainGrace = 250 * time.Millisecond
 type ExitStatus struct {
 	Code   int    // exit code; -1 when killed by a signal
 	Signal string // signal name ("SIGKILL") when killed by a signal
+	// Lost says why the ending is unknown (the remote connection dropped);
+	// Code and Signal mean nothing then.
+	Lost string
 }
 
 // Session is one started program and its output.
@@ -81,11 +84,13 @@ func (s *Session) Status() *ExitStatus {
 // process, collects the last output, and publishes the status.
 func (s *Session) exitLoop() {
 	ex, err := s.proc.Wait()
-	s.mgr.reaped(s.PID())
+	if s.remote() == nil {
+		s.mgr.reaped(s.PID())
+	}
 	if err != nil {
 		s.mgr.log.Warn("wait failed", "session", s.ID, "err", err)
 	}
-	st := ExitStatus{Code: ex.Code}
+	st := ExitStatus{Code: ex.Code, Lost: ex.Lost}
 	if ex.Signal != 0 {
 		st.Signal = signalName(ex.Signal)
 	}
@@ -135,7 +140,11 @@ func (s *Session) release() {
 // the root has exited. Idempotent: on an exited session it sweeps stray
 // descendants and returns the recorded status.
 func (s *Session) Terminate(ctx context.Context, grace time.Duration) (ExitStatus, error) {
-	if _, err := proctree.Terminate(ctx, s.PID(), s.marker, grace); err != nil {
+	if r := s.remote(); r != nil {
+		if err := r.Terminate(ctx, grace); err != nil {
+			return ExitStatus{}, fmt.Errorf("terminate %s on %s: %w", s.ID, r.Host(), err)
+		}
+	} else if _, err := proctree.Terminate(ctx, s.PID(), s.marker, grace); err != nil {
 		return ExitStatus{}, fmt.Errorf("terminate %s: %w", s.ID, err)
 	}
 	select {
@@ -153,13 +162,22 @@ func (s *Session) Terminate(ctx context.Context, grace time.Duration) (ExitStatu
 // the kernel (see inputwait), with the same input gate waits use.
 func (s *Session) State() (string, inputwait.Probe) {
 	if isDone(s.done) {
-		return "exited", inputwait.Probe{}
+		return s.endState(), inputwait.Probe{}
 	}
 	p, ok := s.awaiting(time.Now())
 	if !ok {
 		return string(inputwait.Running), p
 	}
 	return string(p.State), p
+}
+
+// endState is "lost" when the remote connection dropped before the program
+// ended, else "exited"; call it once done is closed.
+func (s *Session) endState() string {
+	if st := s.Status(); st != nil && st.Lost != "" {
+		return StateLost
+	}
+	return "exited"
 }
 
 func (s *Session) touch() {

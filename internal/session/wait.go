@@ -84,7 +84,11 @@ func (s *Session) awaiting(now time.Time) (inputwait.Probe, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.gate.active {
-		if p.Fingerprint == s.gate.fp && now.Sub(s.gate.at) < gateGrace {
+		grace := gateGrace
+		if r := s.remote(); r != nil {
+			grace = max(grace, r.InputGrace())
+		}
+		if p.Fingerprint == s.gate.fp && now.Sub(s.gate.at) < grace {
 			return p, false
 		}
 		s.gate.active = false
@@ -148,7 +152,7 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			}
 		}
 		if exited {
-			return WaitResult{Reason: ReasonExited, State: "exited"}
+			return WaitResult{Reason: ReasonExited, State: s.endState()}
 		}
 		if !now.Before(probeAt) {
 			// Blocked on input first, then quiet: the block happened after

@@ -1,0 +1,95 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/sshbackend"
+	"github.com/agentty/agentty/internal/sshtest"
+)
+
+// sshUser is this package's test account on the local sshd.
+const sshUser = "agentty-mcpt"
+
+// sshEnv is a real sshd and the files a pool needs to reach it.
+type sshEnv struct {
+	srv        *sshtest.Server
+	knownHosts string
+	config     string
+}
+
+// newSSHEnv starts sshd and trusts its key at the given addresses (its own
+// when none).
+func newSSHEnv(t testing.TB) *sshEnv {
+	t.Helper()
+	srv := sshtest.Start(t, sshUser)
+	dir := t.TempDir()
+	e := &sshEnv{srv: srv, knownHosts: filepath.Join(dir, "known_hosts"), config: filepath.Join(dir, "ssh_config")}
+	e.trust(srv.Addr)
+	if err := os.WriteFile(e.config, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// trust adds the server's key for addr to known_hosts.
+func (e *sshEnv) trust(addr string) {
+	f, err := os.OpenFile(e.knownHosts, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(e.srv.KnownHostsLine(addr) + "\n"); err != nil {
+		panic(err)
+	}
+}
+
+// options are pool options that log in with the configured password.
+func (e *sshEnv) options() *sshbackend.Options {
+	return &sshbackend.Options{ConfigFile: e.config, KnownHosts: e.knownHosts, AgentSocket: "none",
+		Auth: map[string]sshbackend.HostAuth{"*": {Password: sshbackend.Secret{Value: e.srv.Password}}}}
+}
+
+// sshClient is an MCP client whose server can start remote sessions.
+type sshClient struct {
+	*client
+	pool *sshbackend.Pool
+}
+
+func newSSHClient(t testing.TB, o *sshbackend.Options) *sshClient {
+	t.Helper()
+	pool := sshbackend.NewPool(o)
+	mgr := session.NewManager(session.Config{Remote: pool.Start, KillGrace: time.Second})
+	srv := New(mgr, &Options{Hosts: pool})
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+		mgr.Close()
+		pool.Close()
+	})
+	return &sshClient{client: &client{t: t, cs: cs, mgr: mgr}, pool: pool}
+}
+
+// hosts calls list_hosts.
+func (c *sshClient) hosts() []sshbackend.HostInfo {
+	c.t.Helper()
+	var r HostsResult
+	c.call("list_hosts", map[string]any{}, &r)
+	return r.Hosts
+}

@@ -1,0 +1,76 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/proctree"
+)
+
+// markerPrefix precedes the marker value in a child's environment.
+var markerPrefix = proctree.EnvKey + "="
+
+// StartRemote starts a program on another machine; the SSH backend
+// (sshbackend.Pool.Start) provides it. nil means remote hosts are off.
+type StartRemote func(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error)
+
+// StateLost is the state of a session whose fate cannot be known: its
+// connection to the remote host dropped.
+const StateLost = "lost"
+
+// remoteSpec checks options for a remote start. Paths and commands are the
+// remote's: nothing is looked up locally.
+func remoteSpec(o *StartOptions, marker, id string) (backend.RemoteSpec, error) {
+	var spec backend.RemoteSpec
+	if (o.Command == "") == (len(o.Argv) == 0) {
+		return spec, fmt.Errorf("%w: give exactly one of command (a shell command line) or argv (program and arguments)", ErrBadArgs)
+	}
+	switch o.Mode {
+	case "":
+		o.Mode = ModePTY
+	case ModePTY, ModePipe:
+	default:
+		return spec, fmt.Errorf("%w: mode must be \"pty\" or \"pipe\", not %q", ErrBadArgs, o.Mode)
+	}
+	if o.Rows == 0 {
+		o.Rows = DefaultRows
+	}
+	if o.Cols == 0 {
+		o.Cols = DefaultCols
+	}
+	if o.Rows < 1 || o.Rows > 1000 || o.Cols < 1 || o.Cols > 1000 {
+		return spec, fmt.Errorf("%w: rows and cols must be between 1 and 1000 (got %dx%d)", ErrBadArgs, o.Rows, o.Cols)
+	}
+	if o.MergeStderr && o.Mode != ModePipe {
+		return spec, fmt.Errorf("%w: merge_stderr applies to mode=pipe (a PTY already merges them)", ErrBadArgs)
+	}
+	for k := range o.Env {
+		if k == "" || strings.ContainsAny(k, "= \t\n") {
+			return spec, fmt.Errorf("%w: environment variable name %q is not valid", ErrBadArgs, k)
+		}
+	}
+	spec = backend.RemoteSpec{Host: o.Host, SessionID: id, Marker: strings.TrimPrefix(marker, markerPrefix), Dir: o.Cwd,
+		Env: o.Env, PTY: o.Mode == ModePTY, Rows: o.Rows, Cols: o.Cols, MergeStderr: o.MergeStderr,
+		AcceptNewHostKey: o.AcceptNewHostKey}
+	if o.Command != "" {
+		spec.Argv = []string{"/bin/sh", "-c", o.Command}
+	} else {
+		spec.Argv = append([]string(nil), o.Argv...)
+	}
+	return spec, nil
+}
+
+// remote returns the session's remote process, or nil for a local one.
+func (s *Session) remote() backend.Remote {
+	r, _ := s.proc.(backend.Remote)
+	return r
+}
+
+// Host is the remote connection (user@host:port), "" for local sessions.
+func (s *Session) Host() string {
+	if r := s.remote(); r != nil {
+		return r.Host()
+	}
+	return ""
+}

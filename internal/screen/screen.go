@@ -68,6 +68,8 @@ type Screen struct {
 	margins    bool // a scroll region narrower than the screen is set
 	lrMargins  bool // left/right margin mode is on
 
+	appCursor bool // guarded by mu; DECCKM: cursor keys send SS3 sequences
+
 	replies chan []byte // from the drain goroutine to the reply writer
 	wg      sync.WaitGroup
 	once    sync.Once
@@ -87,16 +89,8 @@ func New(o Options) (*Screen, error) {
 	s.emu.SetCallbacks(vt.Callbacks{
 		Title:            func(t string) { s.title = t },
 		CursorVisibility: func(visible bool) { s.cursorHidden = !visible },
-		EnableMode: func(m ansi.Mode) {
-			if m == ansi.ModeLeftRightMargin {
-				s.lrMargins = true
-			}
-		},
-		DisableMode: func(m ansi.Mode) {
-			if m == ansi.ModeLeftRightMargin {
-				s.lrMargins = false
-			}
-		},
+		EnableMode:       func(m ansi.Mode) { s.setMode(m, true) },
+		DisableMode:      func(m ansi.Mode) { s.setMode(m, false) },
 	})
 	s.track()
 	reply := o.Reply
@@ -174,6 +168,25 @@ func (s *Screen) Resize(rows, cols int) error {
 	s.emu.Resize(cols, rows)
 	s.writes++
 	return nil
+}
+
+// setMode follows the modes that Screen reports or depends on; called by
+// the emulator under mu.
+func (s *Screen) setMode(m ansi.Mode, on bool) {
+	switch m {
+	case ansi.ModeLeftRightMargin:
+		s.lrMargins = on
+	case ansi.ModeCursorKeys:
+		s.appCursor = on
+	}
+}
+
+// AppCursorKeys reports whether the program asked for application cursor
+// keys (DECCKM), so arrow keys must be sent as ESC O A rather than ESC [ A.
+func (s *Screen) AppCursorKeys() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.appCursor
 }
 
 // Written is how many bytes were fed.

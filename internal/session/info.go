@@ -24,6 +24,7 @@ type Info struct {
 	Lines       int64        `json:"lines"`
 	Retained    int64        `json:"retained_bytes"`
 	Evicted     int64        `json:"evicted_bytes"`
+	TUI         bool         `json:"tui,omitempty"` // full-screen program (alternate screen): read_screen shows it
 	Rows        int          `json:"rows,omitempty"`
 	Cols        int          `json:"cols,omitempty"`
 	Readers     []ReaderInfo `json:"readers"`
@@ -41,6 +42,7 @@ func (s *Session) Info() Info {
 		Readers: s.Readers(),
 	}
 	in.Rows, in.Cols = s.proc.Size()
+	in.TUI = s.TUI()
 	end := time.Now()
 	s.mu.Lock()
 	if s.status != nil {

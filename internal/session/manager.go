@@ -28,6 +28,9 @@ type Config struct {
 	// NewLog makes a session's output log; nil means in-memory logs. A
 	// durable transcript store plugs in here.
 	NewLog func(sessionID string, limit int64) outlog.Log
+	// NoScreen leaves PTY sessions without a terminal emulator (no
+	// read_screen, no tui state); for measuring what the emulator costs.
+	NoScreen bool
 }
 
 // Defaults.
@@ -153,20 +156,33 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 		return nil, fmt.Errorf("%w: start %s: %v", ErrCommandNotFound, spec.Path, err)
 	}
 	s.lastUse = s.Started
+	s.scr = s.newScreenFeed(spec.Rows, spec.Cols)
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
 		_, _ = proctree.Terminate(context.Background(), s.PID(), marker, 0)
 		s.proc.Close()
+		if s.scr != nil {
+			s.scr.scr.Close()
+		}
 		return nil, ErrClosed
 	}
 	m.sessions[id] = s
 	m.wg.Add(1)
+	if s.scr != nil {
+		m.wg.Add(1)
+	}
 	m.mu.Unlock()
 	go func() {
 		defer m.wg.Done()
 		s.exitLoop()
 	}()
+	if s.scr != nil {
+		go func() {
+			defer m.wg.Done()
+			s.feedScreen()
+		}()
+	}
 	m.log.Info("session started", "session", id, "pid", s.PID(), "mode", string(o.Mode), "command", s.Command)
 	return s, nil
 }

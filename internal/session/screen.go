@@ -1,0 +1,348 @@
+package session
+
+// The rendered screen of a PTY session.
+//
+// Design: the pump only appends to the log, as for every session; a feeder
+// goroutine per PTY session (owned by the Manager's WaitGroup) follows the
+// log from its own offset and writes into a screen.Screen. So the emulator
+// can never slow the pump or the child, it works for any backend whose
+// bytes reach the log, and during a flood it reads the whole backlog at once
+// and fast-forwards over scrolled-off text (see screen/fastforward.go). A
+// read_screen first waits until the feeder has rendered everything the log
+// held when the read was decided, so the screen matches the output.
+//
+// The emulator's answers to terminal queries (cursor position, device
+// attributes) go to the PTY through Process.Write with a deadline, from the
+// Screen's own goroutine, so a program that never reads its input costs
+// nothing but its own answers.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/screen"
+)
+
+// ErrNoScreen is returned by screen reads on sessions without a screen.
+var ErrNoScreen = errors.New("no screen")
+
+const (
+	// screenChunk is the most the feeder renders in one step; a larger
+	// backlog is taken in several.
+	screenChunk = 4 << 20
+	// replyTimeout bounds delivering one answer to a terminal query.
+	replyTimeout = time.Second
+	// syncWait bounds how long a screen read waits for the feeder to catch
+	// up; past it the result says how many bytes are not rendered yet.
+	syncWait = 5 * time.Second
+)
+
+// screenFeed is a PTY session's emulator and the feeder's progress.
+type screenFeed struct {
+	scr  *screen.Screen
+	wake chan struct{} // cap 1: a resize is queued
+
+	mu       sync.Mutex
+	fed      int64            // guarded by mu; log offset rendered up to
+	lost     int64            // guarded by mu; bytes evicted before the feeder read them
+	finished bool             // guarded by mu; the feeder reached the end of the log
+	progress chan struct{}    // guarded by mu; closed and replaced when fed moves
+	resizes  []queuedResize   // guarded by mu; applied when fed reaches at
+	last     map[int][]string // guarded by mu; per reader, the lines last returned
+}
+
+// queuedResize is a terminal size change at a point in the output: bytes
+// before at were written for the old size.
+type queuedResize struct {
+	at         int64
+	rows, cols int
+}
+
+// newScreenFeed makes the screen of a PTY session (nil for pipes or when
+// the configuration turns screens off).
+func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
+	if s.Mode != ModePTY || s.mgr.cfg.NoScreen {
+		return nil
+	}
+	scr, err := screen.New(screen.Options{Rows: rows, Cols: cols, Reply: func(p []byte) {
+		if _, err := s.proc.Write(p, time.Now().Add(replyTimeout)); err != nil {
+			s.mgr.log.Debug("terminal query answer not delivered", "session", s.ID, "err", err)
+		}
+	}})
+	if err != nil {
+		s.mgr.log.Warn("no screen", "session", s.ID, "err", err)
+		return nil
+	}
+	return &screenFeed{scr: scr, wake: make(chan struct{}, 1), progress: make(chan struct{}), last: map[int][]string{}}
+}
+
+// feedScreen is the feeder goroutine: it renders the log into the screen
+// until the log is closed and fully read.
+func (s *Session) feedScreen() {
+	f := s.scr
+	defer f.scr.Close()
+	var off int64
+	for {
+		changed := s.log.Changed()
+		sl := s.log.Read(off, -1, screenChunk, outlog.Stdout)
+		f.render(sl)
+		off = sl.Next
+		if sl.EOF {
+			f.mu.Lock()
+			f.finished = true
+			f.advanceLocked(off)
+			f.mu.Unlock()
+			return
+		}
+		if len(sl.Data) > 0 {
+			continue
+		}
+		select {
+		case <-changed:
+		case <-f.wake:
+		}
+	}
+}
+
+// render writes one slice of the log, applying queued resizes at their
+// offsets.
+func (f *screenFeed) render(sl outlog.Slice) {
+	data, at := sl.Data, sl.From
+	for {
+		f.mu.Lock()
+		f.lost += sl.LostBytes
+		sl.LostBytes = 0
+		var rz *queuedResize
+		if len(f.resizes) > 0 && f.resizes[0].at <= at+int64(len(data)) {
+			r := f.resizes[0]
+			f.resizes = f.resizes[1:]
+			rz = &r
+		}
+		f.mu.Unlock()
+		if rz == nil {
+			break
+		}
+		n := max(0, min(int(rz.at-at), len(data)))
+		f.scr.Write(data[:n])
+		data, at = data[n:], at+int64(n)
+		_ = f.scr.Resize(rz.rows, rz.cols)
+	}
+	f.scr.Write(data)
+	f.mu.Lock()
+	f.advanceLocked(sl.Next)
+	f.mu.Unlock()
+}
+
+func (f *screenFeed) advanceLocked(off int64) {
+	f.fed = off
+	close(f.progress)
+	f.progress = make(chan struct{})
+}
+
+// queueResize records a size change at log offset at and wakes the feeder.
+func (f *screenFeed) queueResize(at int64, rows, cols int) {
+	f.mu.Lock()
+	f.resizes = append(f.resizes, queuedResize{at: at, rows: rows, cols: cols})
+	f.mu.Unlock()
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// syncTo waits until everything before log offset end is rendered (and
+// resizes queued before it applied), the feeder finished, or deadline.
+// It returns how many bytes are still not rendered.
+func (f *screenFeed) syncTo(ctx context.Context, end int64, deadline time.Time) int64 {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	for {
+		f.mu.Lock()
+		pendingResize := len(f.resizes) > 0 && f.resizes[0].at <= end
+		done := f.finished || (f.fed >= end && !pendingResize)
+		behind, progress := max(0, end-f.fed), f.progress
+		f.mu.Unlock()
+		if done {
+			return 0
+		}
+		select {
+		case <-progress:
+		case <-t.C:
+			return behind
+		case <-ctx.Done():
+			return behind
+		}
+	}
+}
+
+// TUI reports whether the program shows a full-screen interface (the
+// alternate screen is active): read_screen shows it better than the
+// output stream.
+func (s *Session) TUI() bool {
+	return s.scr != nil && s.scr.scr.AltScreen()
+}
+
+// appCursorKeys reports whether the program wants application cursor keys,
+// after rendering the output it has written so far (the mode switch is in
+// it, usually just before the program waits for a key).
+func (s *Session) appCursorKeys() bool {
+	if s.scr == nil {
+		return false
+	}
+	s.scr.syncTo(context.Background(), s.log.Stats().End, time.Now().Add(syncWait))
+	return s.scr.scr.AppCursorKeys()
+}
+
+// ScreenOptions say which screen to return and when.
+type ScreenOptions struct {
+	Reader      int  // whose last screen ChangedOnly compares with
+	ChangedOnly bool // report the rows changed since this reader's last screen
+	Scrollback  int  // lines above the screen to include (main screen only)
+	// Wait: Until matches the screen text, Settle is "the screen has not
+	// changed for this long", Timeout bounds it; awaiting input and exit
+	// end it too.
+	Wait WaitOptions
+}
+
+// ScreenResult is a rendered screen and why the wait ended.
+type ScreenResult struct {
+	Snapshot screen.Snapshot
+	Changed  []int // with ChangedOnly: rows whose text differs from the reader's last screen
+	Wait     WaitResult
+	Lost     int64 // output evicted before it was rendered: the screen may be wrong
+	Pending  int64 // output not rendered yet when the wait for the feeder gave up
+}
+
+// Screen waits as o asks and returns the screen.
+func (s *Session) Screen(ctx context.Context, o ScreenOptions) (ScreenResult, error) {
+	if s.Mode != ModePTY {
+		return ScreenResult{}, fmt.Errorf("%w: session %s runs with pipes, which have no terminal; read_output shows its output (start with mode=pty for a screen)", ErrNotPTY, s.ID)
+	}
+	if s.scr == nil {
+		return ScreenResult{}, fmt.Errorf("%w: screens are turned off on this server", ErrNoScreen)
+	}
+	if o.Scrollback < 0 {
+		return ScreenResult{}, fmt.Errorf("%w: scrollback must be >= 0", ErrBadArgs)
+	}
+	if _, err := s.reader(o.Reader); err != nil {
+		return ScreenResult{}, err
+	}
+	s.touch()
+	start := time.Now()
+	res := s.waitScreen(ctx, o, start)
+	res.Wait.Elapsed = time.Since(start)
+	if res.Wait.State == "" {
+		st, p := s.State()
+		res.Wait.State, res.Wait.Detail = st, p.Detail
+	}
+	f := s.scr
+	f.mu.Lock()
+	res.Lost = f.lost
+	if o.ChangedOnly {
+		res.Changed = screen.Changed(f.last[o.Reader], res.Snapshot.Lines)
+	}
+	f.last[o.Reader] = res.Snapshot.Lines
+	f.mu.Unlock()
+	return res, nil
+}
+
+// snapshot renders everything the log holds now and copies the screen.
+func (s *Session) snapshot(ctx context.Context, o ScreenOptions) (screen.Snapshot, int64) {
+	pending := s.scr.syncTo(ctx, s.log.Stats().End, time.Now().Add(syncWait))
+	return s.scr.scr.Snapshot(o.Scrollback), pending
+}
+
+func (s *Session) waitScreen(ctx context.Context, o ScreenOptions, start time.Time) ScreenResult {
+	w := o.Wait
+	w.Timeout = min(w.Timeout, MaxWait)
+	matched := func(sn screen.Snapshot) (string, bool) {
+		if w.Until == nil {
+			return "", false
+		}
+		return findIn(w.Until, sn.Text())
+	}
+	var res ScreenResult
+	res.Snapshot, res.Pending = s.snapshot(ctx, o)
+	if m, ok := matched(res.Snapshot); ok {
+		res.Wait = WaitResult{Reason: ReasonMatched, Match: m}
+		return res
+	}
+	if w.Timeout <= 0 {
+		res.Wait = WaitResult{Reason: ReasonNoWait}
+		return res
+	}
+	deadline := start.Add(w.Timeout)
+	// The screen last changed when output last arrived, which may be
+	// before this call: a screen that is already still settles at once.
+	lastChange := start
+	if lw := s.log.Stats().LastWrite; lw > 0 {
+		lastChange = time.Unix(0, lw)
+	}
+	version := res.Snapshot.Version
+	probeAt, probeDelay := start, minProbe
+	timer := time.NewTimer(w.Timeout)
+	defer timer.Stop()
+	for {
+		changed := s.log.Changed()
+		exited := isDone(s.done)
+		res.Snapshot, res.Pending = s.snapshot(ctx, o)
+		now := time.Now()
+		if res.Snapshot.Version != version {
+			version, lastChange = res.Snapshot.Version, now
+			probeAt, probeDelay = now.Add(minProbe), minProbe
+		}
+		if m, ok := matched(res.Snapshot); ok {
+			res.Wait = WaitResult{Reason: ReasonMatched, Match: m}
+			return res
+		}
+		if exited {
+			res.Wait = WaitResult{Reason: ReasonExited, State: "exited"}
+			return res
+		}
+		if !now.Before(probeAt) {
+			if p, ok := s.awaiting(now); ok && s.proc.Quiet() {
+				// Quiet may have appended the last bytes: render them.
+				res.Snapshot, res.Pending = s.snapshot(ctx, o)
+				res.Wait = WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
+				return res
+			}
+			probeAt = now.Add(probeDelay)
+			probeDelay = min(probeDelay*2, maxProbe)
+		}
+		next := probeAt
+		if w.Settle > 0 {
+			settleAt := lastChange.Add(w.Settle)
+			if !now.Before(settleAt) {
+				res.Wait = WaitResult{Reason: ReasonSettled}
+				return res
+			}
+			next = earliest(next, settleAt)
+		}
+		if !now.Before(deadline) {
+			res.Wait = WaitResult{Reason: ReasonTimeout}
+			return res
+		}
+		timer.Reset(earliest(next, deadline).Sub(now))
+		select {
+		case <-changed:
+		case <-s.done:
+		case <-timer.C:
+		case <-ctx.Done():
+			res.Wait = WaitResult{Reason: ReasonCancelled}
+			return res
+		}
+	}
+}
+
+func findIn(re *regexp.Regexp, text string) (string, bool) {
+	loc := re.FindStringIndex(text)
+	if loc == nil {
+		return "", false
+	}
+	return text[loc[0]:loc[1]], true
+}

@@ -35,18 +35,32 @@ import (
 // fastForward feeds p to the emulator, leaving out what skippable allows.
 // Called under mu.
 func (s *Screen) fastForward(p []byte) {
-	if !s.pendingEsc && !s.margins && !s.lrMargins && !s.emu.IsAltScreen() {
+	if s.canSkip() {
 		// The first line finishes whatever line the cursor is on; after
 		// its "\r\n" the cursor is at column 0.
 		if h := bytes.Index(p, crlf); h >= 0 && escComplete(p[:h+2]) {
-			head := p[:h+2]
-			if n := s.skippable(p[len(head):]); n > 0 {
-				_, _ = s.emu.Write(head)
-				s.skipped += int64(n)
-				p = p[len(head)+n:]
+			head, rest := p[:h+2], p[h+2:]
+			if n := s.skippable(rest); n > 0 {
+				s.write(head)
+				// The first line may have changed the state (a scroll
+				// region, the alternate screen).
+				if s.canSkip() {
+					s.skipped += int64(n)
+					rest = rest[n:]
+				}
+				p = rest
 			}
 		}
 	}
+	s.write(p)
+}
+
+func (s *Screen) canSkip() bool {
+	return !s.noFastForward && !s.pendingEsc && !s.margins && !s.lrMargins && !s.emu.IsAltScreen()
+}
+
+// write feeds the emulator and keeps pendingEsc.
+func (s *Screen) write(p []byte) {
 	_, _ = s.emu.Write(p)
 	if i := bytes.LastIndexByte(p, 0x1b); i >= 0 {
 		s.pendingEsc = !escComplete(p[i:])

@@ -70,6 +70,8 @@ type Screen struct {
 
 	appCursor bool // guarded by mu; DECCKM: cursor keys send SS3 sequences
 
+	noFastForward bool // tests: render every byte, the reference for fast-forward
+
 	replies chan []byte // from the drain goroutine to the reply writer
 	wg      sync.WaitGroup
 	once    sync.Once

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,13 +124,13 @@ func TestScreen_Top(t *testing.T) {
 	need(t, "top")
 	c := newClient(t, session.Config{})
 	t.Run("batch", func(t *testing.T) {
-		// Batch mode prints every process, so the header scrolls off the
-		// screen: it is in the scrollback.
-		st := c.start(with(size, "argv", []string{"top", "-b", "-n1"}, "timeout_ms", 20000))
+		// Batch mode prints every process, so on a busy machine the header
+		// scrolls off the screen; -p 1 keeps the list to one process.
+		st := c.start(with(size, "argv", []string{"top", "-b", "-n1", "-p", "1"}, "timeout_ms", 20000))
 		if st.State != "exited" {
 			t.Fatalf("top -b -n1: state %s", st.State)
 		}
-		r := c.screen(st.SessionID, map[string]any{"scrollback": 200})
+		r := c.screen(st.SessionID, map[string]any{"scrollback": 100})
 		if r.AltScreen {
 			t.Fatal("top -b used the alternate screen")
 		}
@@ -139,7 +140,7 @@ func TestScreen_Top(t *testing.T) {
 	t.Run("interactive", func(t *testing.T) {
 		st := c.start(with(size, "argv", []string{"top", "-d", "1"}, "timeout_ms", 0))
 		defer c.stop(st.SessionID)
-		r := c.screen(st.SessionID, map[string]any{"until": `(?s)Tasks:.*PID`, "timeout_ms": 20000})
+		r := c.screen(st.SessionID, map[string]any{"until": `(?s)Tasks:.*PID`, "timeout_ms": 20000, "settle_ms": 0})
 		if r.Reason != "matched" {
 			t.Fatalf("reason %s; screen:\n%s", r.Reason, strings.Join(r.Lines, "\n"))
 		}
@@ -179,14 +180,14 @@ func TestScreen_VimInsertAndWrite(t *testing.T) {
 	if st.Reason != "awaiting_input" {
 		t.Fatalf("vim start: reason %s", st.Reason)
 	}
-	r := c.screen(st.SessionID, map[string]any{"until": `notes\.txt`, "timeout_ms": 20000})
+	r := c.screen(st.SessionID, map[string]any{"until": `notes\.txt`, "timeout_ms": 20000, "settle_ms": 0})
 	if !r.AltScreen || r.Reason != "matched" {
 		t.Fatalf("vim screen: alt=%v reason=%s\n%s", r.AltScreen, r.Reason, strings.Join(r.Lines, "\n"))
 	}
 	c.send(st.SessionID, map[string]any{"text": "i", "timeout_ms": 20000})
 	lines := []string{"first line", "second line", "third line"}
 	c.send(st.SessionID, map[string]any{"text": strings.Join(lines, "\r"), "timeout_ms": 20000})
-	r = c.screen(st.SessionID, map[string]any{"until": `third line`, "timeout_ms": 20000})
+	r = c.screen(st.SessionID, map[string]any{"until": `third line`, "timeout_ms": 20000, "settle_ms": 0})
 	if r.Lines[len(r.Lines)-1] != "-- INSERT --" {
 		t.Fatalf("no -- INSERT -- while inserting:\n%s", strings.Join(r.Lines, "\n"))
 	}
@@ -222,7 +223,7 @@ func TestScreen_LessPagesAndQuits(t *testing.T) {
 	st := c.start(with(size, "argv", []string{"bash", "--norc", "--noprofile", "-i"}, "env", map[string]string{"PS1": "$ ", "LESS": ""}, "timeout_ms", 20000))
 	defer c.stop(st.SessionID)
 	c.send(st.SessionID, map[string]any{"text": "less " + file, "enter": true, "timeout_ms": 20000})
-	r := c.screen(st.SessionID, map[string]any{"until": `line 23`, "timeout_ms": 20000})
+	r := c.screen(st.SessionID, map[string]any{"until": `line 23`, "timeout_ms": 20000, "settle_ms": 0})
 	if !r.AltScreen || r.Lines[0] != "line 1" || r.Lines[22] != "line 23" {
 		t.Fatalf("first page: alt=%v\n%s", r.AltScreen, strings.Join(r.Lines, "\n"))
 	}
@@ -237,13 +238,13 @@ func TestScreen_LessPagesAndQuits(t *testing.T) {
 		t.Fatal("get_session_info: tui = false while less runs")
 	}
 	c.send(st.SessionID, map[string]any{"text": "G", "timeout_ms": 20000})
-	r = c.screen(st.SessionID, map[string]any{"until": `line 500`, "timeout_ms": 20000})
+	r = c.screen(st.SessionID, map[string]any{"until": `line 500`, "timeout_ms": 20000, "settle_ms": 0})
 	if r.Reason != "matched" || r.Lines[22] != "line 500" || r.Lines[0] != "line 478" {
 		t.Fatalf("after G: reason %s\n%s", r.Reason, strings.Join(r.Lines, "\n"))
 	}
 	golden(t, "less-end", r)
 	c.send(st.SessionID, map[string]any{"text": "q", "timeout_ms": 20000})
-	r = c.screen(st.SessionID, map[string]any{"until": `(?m)^\$$`, "timeout_ms": 20000})
+	r = c.screen(st.SessionID, map[string]any{"until": `(?m)^\$$`, "timeout_ms": 20000, "settle_ms": 0})
 	if r.AltScreen || r.Reason != "matched" {
 		t.Fatalf("after q: alt=%v reason=%s\n%s", r.AltScreen, r.Reason, strings.Join(r.Lines, "\n"))
 	}
@@ -265,7 +266,7 @@ func TestScreen_CursesMenuFollowsArrows(t *testing.T) {
 		}
 		return ""
 	}
-	r := c.screen(st.SessionID, map[string]any{"until": `> apples`, "timeout_ms": 20000})
+	r := c.screen(st.SessionID, map[string]any{"until": `> apples`, "timeout_ms": 20000, "settle_ms": 0})
 	if selected(r) != "apples" || r.Cursor.Row != 2 {
 		t.Fatalf("start: selected %q cursor %+v\n%s", selected(r), r.Cursor, strings.Join(r.Lines, "\n"))
 	}
@@ -280,7 +281,7 @@ func TestScreen_CursesMenuFollowsArrows(t *testing.T) {
 		{[]string{"up"}, "cherries", 4},
 	} {
 		c.send(st.SessionID, map[string]any{"keys": step.keys, "timeout_ms": 20000})
-		r = c.screen(st.SessionID, map[string]any{"until": `> ` + step.want, "timeout_ms": 20000})
+		r = c.screen(st.SessionID, map[string]any{"until": `> ` + step.want, "timeout_ms": 20000, "settle_ms": 0})
 		if selected(r) != step.want || r.Cursor.Row != step.row {
 			t.Fatalf("after %v: selected %q cursor %+v, want %s at row %d\n%s", step.keys, selected(r), r.Cursor, step.want, step.row, strings.Join(r.Lines, "\n"))
 		}
@@ -288,5 +289,93 @@ func TestScreen_CursesMenuFollowsArrows(t *testing.T) {
 	s := c.send(st.SessionID, map[string]any{"keys": []string{"enter"}, "timeout_ms": 20000})
 	if s.State != "exited" || !strings.Contains(s.Output, "picked cherries") {
 		t.Fatalf("enter: state %s output %q", s.State, s.Output)
+	}
+}
+
+func TestScreen_ResizeRedraws(t *testing.T) {
+	need(t, "less")
+	c := newClient(t, session.Config{})
+	file := filepath.Join(t.TempDir(), "numbers.txt")
+	var b strings.Builder
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := c.start(with(size, "argv", []string{"less", file}, "env", map[string]string{"LESS": ""}, "timeout_ms", 20000))
+	defer c.stop(st.SessionID)
+	r := c.screen(st.SessionID, map[string]any{"until": `line 23`, "timeout_ms": 20000, "settle_ms": 0})
+	if r.Rows != 24 || r.Cols != 80 || len(r.Lines) != 24 {
+		t.Fatalf("before resize: %dx%d with %d lines", r.Cols, r.Rows, len(r.Lines))
+	}
+	var info InfoResult
+	c.call("resize_pty", map[string]any{"session_id": st.SessionID, "rows": 10, "cols": 40}, &info)
+	r = c.screen(st.SessionID, map[string]any{"until": `(?m)^line 9\n.*\z`, "timeout_ms": 20000, "settle_ms": 0})
+	if r.Reason != "matched" || r.Rows != 10 || r.Cols != 40 || len(r.Lines) != 10 || r.Lines[0] != "line 1" || r.Lines[8] != "line 9" {
+		t.Fatalf("after resize to 40x10: reason %s %dx%d\n%s", r.Reason, r.Cols, r.Rows, strings.Join(r.Lines, "\n"))
+	}
+}
+
+func TestScreen_ChangedOnlyPerReader(t *testing.T) {
+	need(t, "cat")
+	c := newClient(t, session.Config{})
+	st := c.start(with(size, "argv", []string{"cat"}, "timeout_ms", 20000))
+	defer c.stop(st.SessionID)
+	c.send(st.SessionID, map[string]any{"text": "one", "enter": true, "echo": true, "timeout_ms": 20000})
+	first := c.screen(st.SessionID, map[string]any{"changed_only": true})
+	if len(first.Changed) != 24 || first.Lines != nil {
+		t.Fatalf("first look: %d changed rows, lines %q; want all 24 rows and no lines", len(first.Changed), first.Lines)
+	}
+	if first.Changed[0] != (ChangedRow{0, "one"}) || first.Changed[1] != (ChangedRow{1, "one"}) {
+		t.Fatalf("first rows %+v", first.Changed[:2])
+	}
+	c.send(st.SessionID, map[string]any{"text": "two", "enter": true, "timeout_ms": 20000})
+	r := c.screen(st.SessionID, map[string]any{"changed_only": true})
+	if want := []ChangedRow{{2, "two"}, {3, "two"}}; !slices.Equal(r.Changed, want) {
+		t.Fatalf("changed %+v, want %+v", r.Changed, want)
+	}
+	r = c.screen(st.SessionID, map[string]any{"changed_only": true, "timeout_ms": 0})
+	if len(r.Changed) != 0 || !strings.HasPrefix(r.Text(), "(no rows changed)") {
+		t.Fatalf("nothing new: %+v", r.Changed)
+	}
+	// Another reader has its own last screen.
+	var reg ReaderResult
+	c.call("register_reader", map[string]any{"session_id": st.SessionID}, &reg)
+	r = c.screen(st.SessionID, map[string]any{"changed_only": true, "reader_id": reg.ReaderID})
+	if len(r.Changed) != 24 {
+		t.Fatalf("new reader sees %d changed rows, want 24", len(r.Changed))
+	}
+}
+
+func TestScreen_Errors(t *testing.T) {
+	c := newClient(t, session.Config{})
+	pipe := c.start(map[string]any{"argv": []string{"cat"}, "mode": "pipe", "timeout_ms": 0})
+	defer c.stop(pipe.SessionID)
+	pty := c.start(map[string]any{"argv": []string{"cat"}, "timeout_ms": 0})
+	defer c.stop(pty.SessionID)
+	off := newClient(t, session.Config{NoScreen: true})
+	offPTY := off.start(map[string]any{"argv": []string{"cat"}, "timeout_ms": 0})
+	defer off.stop(offPTY.SessionID)
+	cases := []struct {
+		name string
+		c    *client
+		args map[string]any
+		want string
+	}{
+		{"pipe session", c, map[string]any{"session_id": pipe.SessionID}, "read_output"},
+		{"unknown session", c, map[string]any{"session_id": "s999"}, "list_sessions"},
+		{"unknown reader", c, map[string]any{"session_id": pty.SessionID, "reader_id": 7}, "reader 7"},
+		{"scrollback too large", c, map[string]any{"session_id": pty.SessionID, "scrollback": 5000}, "between 0 and 100"},
+		{"bad regex", c, map[string]any{"session_id": pty.SessionID, "until": "("}, "RE2"},
+		{"negative timeout", c, map[string]any{"session_id": pty.SessionID, "timeout_ms": -1}, "timeout_ms"},
+		{"screens off", off, map[string]any{"session_id": offPTY.SessionID}, "turned off"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if msg := tc.c.toolError("read_screen", tc.args); !strings.Contains(msg, tc.want) {
+				t.Fatalf("error %q does not mention %q", msg, tc.want)
+			}
+		})
 	}
 }

@@ -72,4 +72,3 @@ func BenchmarkSnapshot(b *testing.B) {
 		})
 	}
 }
-

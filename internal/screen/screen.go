@@ -14,9 +14,11 @@
 package screen
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
@@ -27,7 +29,7 @@ const (
 	MinSize = 1
 	MaxSize = 1000
 	// DefaultScrollback is how many lines that scrolled off the top are kept.
-	DefaultScrollback = 200
+	DefaultScrollback = 100
 	// replyQueue bounds answers waiting for the program to take them; a
 	// program that asks more than this without reading loses the excess,
 	// as it would on a real terminal whose input buffer is full.
@@ -73,6 +75,9 @@ type Screen struct {
 	noFastForward bool // tests: render every byte, the reference for fast-forward
 
 	replies chan []byte // from the drain goroutine to the reply writer
+	// pending counts answers read from the emulator and not yet handed
+	// to Reply; raised before they enter replies, lowered after Reply.
+	pending atomic.Int64
 	wg      sync.WaitGroup
 	once    sync.Once
 }
@@ -105,6 +110,7 @@ func New(o Options) (*Screen, error) {
 		defer s.wg.Done()
 		for p := range s.replies {
 			reply(p)
+			s.pending.Add(-1)
 		}
 	}()
 	return s, nil
@@ -126,9 +132,11 @@ func (s *Screen) drain() {
 	for {
 		n, err := s.emu.Read(buf)
 		if n > 0 {
+			s.pending.Add(1)
 			select {
 			case s.replies <- append([]byte(nil), buf[:n]...):
 			default: // the program is not taking its answers; drop
+				s.pending.Add(-1)
 			}
 		}
 		if err != nil {
@@ -150,7 +158,17 @@ func (s *Screen) Write(p []byte) {
 	s.written += int64(len(p))
 	s.writes++
 	s.fastForward(p)
+	if bytes.IndexByte(p, 0x1b) >= 0 {
+		// Queries are escape sequences. An empty write to the answer pipe
+		// returns only once the drain goroutine reads again, that is after
+		// it counted every answer p produced in pending.
+		_, _ = s.emu.InputPipe().Write(nil)
+	}
 }
+
+// PendingReplies is how many answers to terminal queries in the output
+// written so far have not been handed to Reply yet.
+func (s *Screen) PendingReplies() int64 { return s.pending.Load() }
 
 // Skipped is how many of the written bytes were fast-forwarded over
 // (scrolled-off plain text that was never drawn).

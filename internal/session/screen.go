@@ -40,12 +40,21 @@ const (
 	// syncWait bounds how long a screen read waits for the feeder to catch
 	// up; past it the result says how many bytes are not rendered yet.
 	syncWait = 5 * time.Second
+	// While output streams (the last slice rendered was at least
+	// streamingBytes), the feeder lets up to coalesceBytes gather for at
+	// most coalesceDelay before rendering, unless a reader is waiting:
+	// rendering a large slice at once is what lets fast-forward skip the
+	// lines that scroll off, instead of drawing each small PTY read.
+	// Interactive output (small writes) is rendered at once.
+	streamingBytes = 16 << 10
+	coalesceBytes  = screenChunk
+	coalesceDelay  = 50 * time.Millisecond
 )
 
 // screenFeed is a PTY session's emulator and the feeder's progress.
 type screenFeed struct {
 	scr  *screen.Screen
-	wake chan struct{} // cap 1: a resize is queued
+	wake chan struct{} // cap 1: a resize is queued or a reader waits for the screen
 
 	mu       sync.Mutex
 	fed      int64            // guarded by mu; log offset rendered up to
@@ -70,6 +79,7 @@ func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
 		return nil
 	}
 	scr, err := screen.New(screen.Options{Rows: rows, Cols: cols, Reply: func(p []byte) {
+		s.armInputGate()
 		if _, err := s.proc.Write(p, time.Now().Add(replyTimeout)); err != nil {
 			s.mgr.log.Debug("terminal query answer not delivered", "session", s.ID, "err", err)
 		}
@@ -86,12 +96,18 @@ func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
 func (s *Session) feedScreen() {
 	f := s.scr
 	defer f.scr.Close()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	var off int64
+	streaming := false
 	for {
 		changed := s.log.Changed()
 		sl := s.log.Read(off, -1, screenChunk, outlog.Stdout)
 		f.render(sl)
 		off = sl.Next
+		if len(sl.Data) > 0 {
+			streaming = len(sl.Data) >= streamingBytes
+		}
 		if sl.EOF {
 			f.mu.Lock()
 			f.finished = true
@@ -104,7 +120,31 @@ func (s *Session) feedScreen() {
 		}
 		select {
 		case <-changed:
+			if streaming {
+				s.coalesce(off, timer)
+			}
 		case <-f.wake:
+		}
+	}
+}
+
+// coalesce lets streaming output gather before it is rendered: it returns
+// once coalesceBytes are waiting past off, coalesceDelay passed, output
+// ended, or someone wants the screen now (wake).
+func (s *Session) coalesce(off int64, timer *time.Timer) {
+	timer.Reset(coalesceDelay)
+	defer timer.Stop()
+	for {
+		changed := s.log.Changed()
+		if st := s.log.Stats(); st.End-off >= coalesceBytes || st.Closed {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return
+		case <-s.scr.wake:
+			return
 		}
 	}
 }
@@ -161,7 +201,7 @@ func (f *screenFeed) queueResize(at int64, rows, cols int) {
 func (f *screenFeed) syncTo(ctx context.Context, end int64, deadline time.Time) int64 {
 	t := time.NewTimer(time.Until(deadline))
 	defer t.Stop()
-	for {
+	for first := true; ; first = false {
 		f.mu.Lock()
 		pendingResize := len(f.resizes) > 0 && f.resizes[0].at <= end
 		done := f.finished || (f.fed >= end && !pendingResize)
@@ -169,6 +209,13 @@ func (f *screenFeed) syncTo(ctx context.Context, end int64, deadline time.Time) 
 		f.mu.Unlock()
 		if done {
 			return 0
+		}
+		if first {
+			// The feeder may be gathering more output; render now.
+			select {
+			case f.wake <- struct{}{}:
+			default:
+			}
 		}
 		select {
 		case <-progress:
@@ -178,6 +225,39 @@ func (f *screenFeed) syncTo(ctx context.Context, end int64, deadline time.Time) 
 			return behind
 		}
 	}
+}
+
+// armInputGate marks the program's current "blocked on input" as stale
+// until it has run, as Send does: an answer to its query is on the way.
+func (s *Session) armInputGate() {
+	if p, err := s.proc.Inspect(); err == nil {
+		s.mu.Lock()
+		s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
+		s.mu.Unlock()
+	}
+}
+
+// answersPending reports that the program may be waiting for the
+// terminal's answer to a query rather than for the agent: output is not
+// rendered yet (it may hold a query) or an answer is not delivered yet.
+// The program is not awaiting input while this holds.
+func (s *Session) answersPending() bool {
+	f := s.scr
+	if f == nil {
+		return false
+	}
+	end := s.log.Stats().End
+	f.mu.Lock()
+	behind := f.fed < end && !f.finished
+	f.mu.Unlock()
+	if behind {
+		select {
+		case f.wake <- struct{}{}: // render now rather than after coalescing
+		default:
+		}
+		return true
+	}
+	return f.scr.PendingReplies() > 0
 }
 
 // TUI reports whether the program shows a full-screen interface (the
@@ -279,9 +359,11 @@ func (s *Session) waitScreen(ctx context.Context, o ScreenOptions, start time.Ti
 	deadline := start.Add(w.Timeout)
 	// The screen last changed when output last arrived, which may be
 	// before this call: a screen that is already still settles at once.
+	// A program that has drawn nothing yet has no screen to settle.
 	lastChange := start
+	drawn := false
 	if lw := s.log.Stats().LastWrite; lw > 0 {
-		lastChange = time.Unix(0, lw)
+		lastChange, drawn = time.Unix(0, lw), true
 	}
 	version := res.Snapshot.Version
 	probeAt, probeDelay := start, minProbe
@@ -293,7 +375,7 @@ func (s *Session) waitScreen(ctx context.Context, o ScreenOptions, start time.Ti
 		res.Snapshot, res.Pending = s.snapshot(ctx, o)
 		now := time.Now()
 		if res.Snapshot.Version != version {
-			version, lastChange = res.Snapshot.Version, now
+			version, lastChange, drawn = res.Snapshot.Version, now, true
 			probeAt, probeDelay = now.Add(minProbe), minProbe
 		}
 		if m, ok := matched(res.Snapshot); ok {
@@ -305,7 +387,7 @@ func (s *Session) waitScreen(ctx context.Context, o ScreenOptions, start time.Ti
 			return res
 		}
 		if !now.Before(probeAt) {
-			if p, ok := s.awaiting(now); ok && s.proc.Quiet() {
+			if p, ok := s.awaiting(now); ok && s.proc.Quiet() && !s.answersPending() {
 				// Quiet may have appended the last bytes: render them.
 				res.Snapshot, res.Pending = s.snapshot(ctx, o)
 				res.Wait = WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
@@ -315,7 +397,7 @@ func (s *Session) waitScreen(ctx context.Context, o ScreenOptions, start time.Ti
 			probeDelay = min(probeDelay*2, maxProbe)
 		}
 		next := probeAt
-		if w.Settle > 0 {
+		if w.Settle > 0 && drawn {
 			settleAt := lastChange.Add(w.Settle)
 			if !now.Before(settleAt) {
 				res.Wait = WaitResult{Reason: ReasonSettled}

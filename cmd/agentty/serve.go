@@ -43,6 +43,7 @@ func serve(args []string, stderr io.Writer) int {
 	memory := fs.String("session-memory", "16MiB", "output kept in memory per session (e.g. 512KiB, 16MiB, 1GiB)")
 	ttl := fs.Duration("exited-ttl", session.DefaultExitedTTL, "exited sessions are removed after this long (0: default, negative: never)")
 	grace := fs.Duration("kill-grace", 2*time.Second, "on shutdown, time between SIGTERM and SIGKILL")
+	screens := fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -69,7 +70,7 @@ func serve(args []string, stderr io.Writer) int {
 		logger.Warn("cannot become child subreaper; orphans go to init", "err", err)
 	}
 	mgr := session.NewManager(session.Config{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl,
-		KillGrace: *grace, Logger: logger})
+		KillGrace: *grace, Logger: logger, NoScreen: !*screens})
 	var g *proctree.Guard
 	if exe, err := os.Executable(); err == nil {
 		g, err = proctree.StartGuard(mgr.Spawner(), exe, []string{guardCommand}, mgr.Instance())

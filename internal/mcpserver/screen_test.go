@@ -124,11 +124,12 @@ func TestScreen_Top(t *testing.T) {
 	need(t, "top")
 	c := newClient(t, session.Config{})
 	t.Run("batch", func(t *testing.T) {
-		// Batch mode prints every process, so on a busy machine the header
-		// scrolls off the screen; -p 1 keeps the list to one process.
-		st := c.start(with(size, "argv", []string{"top", "-b", "-n1", "-p", "1"}, "timeout_ms", 20000))
-		if st.State != "exited" {
-			t.Fatalf("top -b -n1: state %s", st.State)
+		// Batch mode prints every process: a 1000-row terminal keeps the
+		// header on the screen, and the scrollback holds what scrolled off
+		// on a machine with more processes than that.
+		st := c.start(map[string]any{"argv": []string{"top", "-b", "-n1"}, "rows": 1000, "cols": 200, "timeout_ms": 20000})
+		if st.State != "exited" || st.ExitCode == nil || *st.ExitCode != 0 {
+			t.Fatalf("top -b -n1: state %s code %v", st.State, st.ExitCode)
 		}
 		r := c.screen(st.SessionID, map[string]any{"scrollback": 100})
 		if r.AltScreen {

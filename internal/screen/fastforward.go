@@ -4,49 +4,61 @@ import (
 	"bytes"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
 )
 
 // Fast-forward over scrolling text.
 //
 // The emulator scrolls by moving every cell of the screen up one row, so a
 // build log or `cat bigfile` costs a full-screen copy per line: a few MB/s
-// where the PTY delivers about 100 MB/s. But when the output is plain text
+// where the PTY delivers over 100 MB/s. But when output is plain text
 // (printable characters, \r\n, \t, \b, BEL, and only the colour (SGR) and
-// erase-in-line (EL) sequences), only its last lines can still be on the
-// screen or in the kept scrollback; everything before them is scrolled off
-// whatever it was. Write therefore drops such a prefix and renders the
-// rest, which holds the last 2*rows+scrollback lines: the first rows of it
-// push the old screen out, the others are exactly what a full rendering
-// leaves visible and in scrollback.
+// erase-in-line (EL) sequences), what a full rendering leaves behind is
+// determined by its last lines alone: the last rows+1 lines fill the
+// screen, the scrollback lines before them fill the scrollback, and
+// everything earlier is gone whatever it was. So a long plain slice
+// p = head | dropped | history | tail is rendered as:
 //
-// The part may be dropped only when nothing in it changes state that
-// outlives its lines, and when every kept line starts where it would have:
+//   - head, the first line, as is: it finishes the line the cursor is on,
+//     after which the cursor is at column 0 in the ground state;
+//   - dropped: nothing;
+//   - history, the last `scrollback` lines before tail: drawn on a scratch
+//     emulator one row high, and the rows that scrolled off it pushed into
+//     the scrollback (replacing all of it: it holds at most that many);
+//   - tail, the last rows+1 lines and what follows them: drawn from the
+//     top-left of a cleared screen, so it scrolls once or twice instead of
+//     once per line, and ends exactly as a full rendering ends.
+//
+// This is valid only when nothing skipped changes state that outlives its
+// lines, and every kept line starts where it would have:
 //   - the emulator is on the main screen with the full scroll region and no
-//     left/right margins (tracked by hooks, see track);
-//   - the parser is in its ground state: no escape sequence is open at the
-//     end of what was fed before (pendingEsc);
-//   - the first line of p is fed as is, so the dropped part starts at
-//     column 0, and the cut sits right after a "\r\n", so the first kept
-//     line starts at column 0 in both renderings.
-// The text is identical; only colours of the kept lines may differ (the
-// pen state from the dropped SGR sequences), which a text snapshot does not
-// show.
+//     left/right margins (tracked by hooks, see track), re-checked after
+//     head;
+//   - no escape sequence is open at the end of what was fed before
+//     (pendingEsc), and head's last sequence is complete;
+//   - dropped+history and the first rows+1 lines of tail are plain (so the
+//     screen is full of plain lines where anything else starts); each cut
+//     sits right after a "\r\n".
+//
+// The text, the scrollback and the cursor are identical to a full
+// rendering (a property test checks this); only colours may differ (the pen
+// state of dropped SGR sequences), which a text snapshot does not show, and
+// tab stops set by the program are not applied to history lines.
 
-// fastForward feeds p to the emulator, leaving out what skippable allows.
+// fastForward feeds p to the emulator, fast-forwarding where it can.
 // Called under mu.
 func (s *Screen) fastForward(p []byte) {
 	if s.canSkip() {
-		// The first line finishes whatever line the cursor is on; after
-		// its "\r\n" the cursor is at column 0.
 		if h := bytes.Index(p, crlf); h >= 0 && escComplete(p[:h+2]) {
 			head, rest := p[:h+2], p[h+2:]
-			if n := s.skippable(rest); n > 0 {
+			if hist, tail, ok := s.split(rest); ok {
 				s.write(head)
 				// The first line may have changed the state (a scroll
 				// region, the alternate screen).
 				if s.canSkip() {
-					s.skipped += int64(n)
-					rest = rest[n:]
+					s.skipped += int64(tail - hist)
+					s.replay(rest[hist:tail])
+					rest = rest[tail:]
 				}
 				p = rest
 			}
@@ -67,31 +79,62 @@ func (s *Screen) write(p []byte) {
 	}
 }
 
-// skippable returns how many leading bytes of p, which starts at column 0
-// in the ground state, can be left out: all but the last
-// 2*rows+scrollback lines, if they are plain.
-func (s *Screen) skippable(p []byte) int {
-	keep := 2*s.emu.Height() + s.scrollback
-	cut := len(p)
-	for range keep + 1 {
-		i := bytes.LastIndex(p[:cut], crlf)
-		if i < 0 {
-			return 0
+// split finds, in p (which starts at column 0 in the ground state), where
+// the history lines and the tail start; ok is false when p is too short or
+// not plain up to the tail.
+func (s *Screen) split(p []byte) (hist, tail int, ok bool) {
+	lineStarts := func(end, n int) (int, bool) { // after the n-th "\r\n" back from end
+		for range n {
+			i := bytes.LastIndex(p[:end], crlf)
+			if i < 0 {
+				return 0, false
+			}
+			end = i
 		}
-		cut = i
+		if i := bytes.LastIndex(p[:end], crlf); i >= 0 {
+			return i + len(crlf), true
+		}
+		return 0, false // the history must not reach back to p's start
 	}
-	cut += len(crlf)
-	if !plain(p[:cut]) {
-		return 0
+	// The screen must be full of plain lines where anything else (cursor
+	// movement, a mode change) starts, so count back from there.
+	tail, ok = lineStarts(plainLen(p), s.emu.Height()+1)
+	if !ok {
+		return 0, 0, false
 	}
-	return cut
+	hist, ok = lineStarts(tail, s.scrollback)
+	if !ok {
+		return 0, 0, false
+	}
+	return hist, tail, true
+}
+
+// replay stands for rendering history lines that scroll off: it draws them
+// on the scratch emulator, makes the rows that scrolled off it the
+// scrollback, and clears the screen with the cursor at the top-left for the
+// tail. The scratch is one row high, so its scrolling copies one row, not
+// a screen.
+func (s *Screen) replay(history []byte) {
+	cols := s.emu.Width()
+	if s.scratch == nil || s.scratch.Width() != cols {
+		s.scratch = vt.NewEmulator(cols, 1)
+		s.scratch.SetScrollbackSize(s.scrollback)
+	}
+	sc := s.scratch
+	_, _ = sc.Write([]byte("\x1b[0m\x1b[3J\x1b[H")) // reset pen, clear screen and scrollback, home
+	_, _ = sc.Write(history)
+	_, _ = s.emu.Write([]byte("\x1b[3J\x1b[H"))
+	sb := s.emu.Scrollback()
+	for _, line := range sc.Scrollback().Lines() {
+		sb.Push(line)
+	}
 }
 
 var crlf = []byte("\r\n")
 
-// plain reports whether p holds only text, \r, \n, \t, \b, BEL and complete
-// SGR or EL sequences.
-func plain(p []byte) bool {
+// plainLen is the length of the prefix of p that holds only text, \r, \n,
+// \t, \b, BEL and complete SGR or EL sequences.
+func plainLen(p []byte) int {
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		switch {
@@ -100,17 +143,17 @@ func plain(p []byte) bool {
 		case c == 0x1b:
 			n := csiLen(p[i:])
 			if n == 0 {
-				return false
+				return i
 			}
 			if f := p[i+n-1]; f != 'm' && f != 'K' {
-				return false
+				return i
 			}
 			i += n - 1
 		default:
-			return false
+			return i
 		}
 	}
-	return true
+	return len(p)
 }
 
 // csiLen is the length of the complete CSI sequence with numeric

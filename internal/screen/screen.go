@@ -72,7 +72,8 @@ type Screen struct {
 
 	appCursor bool // guarded by mu; DECCKM: cursor keys send SS3 sequences
 
-	noFastForward bool // tests: render every byte, the reference for fast-forward
+	noFastForward bool         // tests: render every byte, the reference for fast-forward
+	scratch       *vt.Emulator // guarded by mu; draws scrollback for fast-forward, made on first use
 
 	replies chan []byte // from the drain goroutine to the reply writer
 	// pending counts answers read from the emulator and not yet handed

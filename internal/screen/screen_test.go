@@ -172,7 +172,7 @@ func TestScreen_FastForwardMatchesFullRendering(t *testing.T) {
 		{"starts mid-line", "partial line " + plainText(3000), true},
 		{"scroll region kept", "\x1b[1;20r" + plainText(3000) + "\x1b[24;1Hstatus", false},
 		{"alternate screen", "\x1b[?1049h" + plainText(3000), false},
-		{"title inside is rendered", plainText(1000) + "\x1b]2;t\x07" + plainText(1000), false},
+		{"title between floods", plainText(1000) + "\x1b]2;t\x07" + plainText(1000), true},
 		{"cursor movement after", plainText(3000) + "\x1b[5;5Hmid" + plainText(10), true},
 		{"bare newlines", strings.ReplaceAll(plainText(2000), "\r\n", "\n"), false},
 	}

@@ -56,7 +56,7 @@ func (s *Screen) fastForward(p []byte) {
 				// The first line may have changed the state (a scroll
 				// region, the alternate screen).
 				if s.canSkip() {
-					s.skipped += int64(tail - hist)
+					s.skipped += int64(hist)
 					s.replay(rest[hist:tail])
 					rest = rest[tail:]
 				}

@@ -97,15 +97,14 @@ func (s *Session) feedScreen() {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	var off int64
+	// streaming: output has been arriving faster than it is rendered
+	// (a slice of streamingBytes or more), until the feeder catches up.
 	streaming := false
 	for {
 		changed := s.log.Changed()
 		sl := s.log.Read(off, -1, screenChunk, outlog.Stdout)
 		f.render(sl)
 		off = sl.Next
-		if len(sl.Data) > 0 {
-			streaming = len(sl.Data) >= streamingBytes
-		}
 		if sl.EOF {
 			f.mu.Lock()
 			f.finished = true
@@ -113,15 +112,19 @@ func (s *Session) feedScreen() {
 			f.mu.Unlock()
 			return
 		}
-		if len(sl.Data) > 0 {
+		switch {
+		case len(sl.Data) >= streamingBytes:
+			streaming = true
+		case len(sl.Data) == 0:
+			streaming = false
+			select {
+			case <-changed:
+			case <-f.wake:
+			}
 			continue
 		}
-		select {
-		case <-changed:
-			if streaming {
-				s.coalesce(off, timer)
-			}
-		case <-f.wake:
+		if streaming {
+			s.coalesce(off, timer)
 		}
 	}
 }

@@ -38,6 +38,10 @@ const (
 	// syncWait bounds how long a screen read waits for the feeder to catch
 	// up; past it the result says how many bytes are not rendered yet.
 	syncWait = 5 * time.Second
+	// keysSyncWait bounds how long sending keys waits for the screen to
+	// know the program's key mode; input must not stall behind a lagging
+	// emulator.
+	keysSyncWait = time.Second
 	// While output streams (the last slice rendered was at least
 	// streamingBytes), the feeder lets up to coalesceBytes gather for at
 	// most coalesceDelay before rendering, unless a reader is waiting:
@@ -275,6 +279,6 @@ func (s *Session) appCursorKeys() bool {
 	if s.scr == nil {
 		return false
 	}
-	s.scr.syncTo(context.Background(), s.log.Stats().End, time.Now().Add(syncWait))
+	s.scr.syncTo(context.Background(), s.log.Stats().End, time.Now().Add(keysSyncWait))
 	return s.scr.scr.AppCursorKeys()
 }

@@ -31,9 +31,9 @@ import (
 //
 // This is valid only when nothing skipped changes state that outlives its
 // lines, and every kept line starts where it would have:
-//   - the emulator is on the main screen with the full scroll region and no
-//     left/right margins (tracked by hooks, see track), re-checked after
-//     head;
+//   - the emulator is on the main screen with the full scroll region, no
+//     left/right margins, autowrap on, insert and newline modes off
+//     (tracked by hooks, see track and setMode), re-checked after head;
 //   - no escape sequence is open at the end of what was fed before
 //     (pendingEsc), and head's last sequence is complete;
 //   - dropped+history and the first rows+1 lines of tail are plain (so the
@@ -68,7 +68,7 @@ func (s *Screen) fastForward(p []byte) {
 }
 
 func (s *Screen) canSkip() bool {
-	return !s.noFastForward && !s.pendingEsc && !s.margins && !s.lrMargins && !s.emu.IsAltScreen()
+	return !s.noFastForward && !s.pendingEsc && !s.margins && !s.lrMargins && len(s.oddModes) == 0 && !s.emu.IsAltScreen()
 }
 
 // write feeds the emulator and keeps pendingEsc.
@@ -225,8 +225,9 @@ func (s *Screen) track() {
 		s.margins = top > 1 || (bottom > 0 && bottom < s.emu.Height())
 		return false
 	})
-	s.emu.RegisterEscHandler('c', func() bool { // full reset
-		s.margins = false
+	s.emu.RegisterEscHandler('c', func() bool { // full reset: modes to defaults
+		s.margins, s.lrMargins, s.appCursor = false, false, false
+		clear(s.oddModes)
 		return false
 	})
 }

@@ -69,6 +69,9 @@ type Screen struct {
 	pendingEsc bool // the output fed so far ends inside an escape sequence
 	margins    bool // a scroll region narrower than the screen is set
 	lrMargins  bool // left/right margin mode is on
+	// oddModes: autowrap off, insert mode or newline mode is on; lines
+	// then render differently from the scratch emulator's defaults.
+	oddModes map[ansi.Mode]bool
 
 	appCursor bool // guarded by mu; DECCKM: cursor keys send SS3 sequences
 
@@ -92,7 +95,7 @@ func New(o Options) (*Screen, error) {
 		o.Scrollback = DefaultScrollback
 	}
 	s := &Screen{emu: vt.NewEmulator(o.Cols, o.Rows), replies: make(chan []byte, replyQueue),
-		scrollback: o.Scrollback}
+		scrollback: o.Scrollback, oddModes: map[ansi.Mode]bool{}}
 	s.emu.SetScrollbackSize(o.Scrollback)
 	s.emu.SetCallbacks(vt.Callbacks{
 		Title:            func(t string) { s.title = t },
@@ -199,6 +202,18 @@ func (s *Screen) setMode(m ansi.Mode, on bool) {
 		s.lrMargins = on
 	case ansi.ModeCursorKeys:
 		s.appCursor = on
+	case ansi.ModeAutoWrap:
+		s.setOdd(m, !on)
+	case ansi.ModeInsertReplace, ansi.ModeLineFeedNewLine:
+		s.setOdd(m, on)
+	}
+}
+
+func (s *Screen) setOdd(m ansi.Mode, odd bool) {
+	if odd {
+		s.oddModes[m] = true
+	} else {
+		delete(s.oddModes, m)
 	}
 }
 

@@ -175,6 +175,10 @@ func TestScreen_FastForwardMatchesFullRendering(t *testing.T) {
 		{"title between floods", plainText(1000) + "\x1b]2;t\x07" + plainText(1000), true},
 		{"cursor movement after", plainText(3000) + "\x1b[5;5Hmid" + plainText(10), true},
 		{"bare newlines", strings.ReplaceAll(plainText(2000), "\r\n", "\n"), false},
+		{"autowrap off", "\x1b[?7l" + plainText(3000), false},
+		{"insert mode", "\x1b[4h" + plainText(3000), false},
+		{"autowrap back on", "\x1b[?7l" + plainText(300) + "\x1b[?7h" + plainText(20000), true},
+		{"after a full reset", "\x1b[1;10r\x1b[4h\x1bc" + plainText(20000), true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -43,6 +43,11 @@ func TestScreen_GoroutinesEndWithManager(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Close()
+	// Close has waited for every goroutine's Done; the last of them may
+	// still be returning, so yield until they are gone (bounded).
+	for deadline := time.Now().Add(10 * time.Second); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
+		runtime.Gosched()
+	}
 	if after := runtime.NumGoroutine(); after > before {
 		buf := make([]byte, 1<<20)
 		t.Fatalf("%d goroutines before the manager, %d after Close:\n%s", before, after, buf[:runtime.Stack(buf, true)])

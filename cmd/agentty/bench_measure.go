@@ -290,16 +290,22 @@ func ingestPipeline(size int64) string {
 // mode, and how fast the same pipeline runs with no agentty at all.
 func benchIngest(ctx context.Context, size int64) ([]ingestResult, error) {
 	var out []ingestResult
-	for _, mode := range []string{"pipe", "pty"} {
+	for _, v := range []struct{ mode, name, flag string }{
+		{"pipe", "agentty pipe mode", ""},
+		{"pty", "agentty pty mode", ""},
+		// The terminal emulator behind read_screen, turned off: its cost.
+		{"pty", "agentty pty mode, -screen=false", "-screen=false"},
+	} {
 		// A PTY's output processing (onlcr) adds a \r before every \n.
 		want := size
-		if mode == "pty" {
+		if v.mode == "pty" {
 			want += size / int64(len(ingestLine)+1)
 		}
-		in, err := agenttyIngest(ctx, mode, size, want)
+		in, err := agenttyIngest(ctx, v.mode, size, want, v.flag)
 		if err != nil {
-			return out, fmt.Errorf("%s: %w", mode, err)
+			return out, fmt.Errorf("%s: %w", v.name, err)
 		}
+		in.Name = v.name
 		out = append(out, in)
 	}
 	raw := exec.CommandContext(ctx, "sh", "-c", ingestPipeline(size)+" >/dev/null")
@@ -344,8 +350,12 @@ func ingestRate(name string, size, counted int64, d time.Duration) ingestResult 
 // start_process until read_output reports the session exited; the server
 // reports exited only after the last output was collected, and the byte
 // count is checked against what the program wrote.
-func agenttyIngest(ctx context.Context, mode string, size, want int64) (ingestResult, error) {
-	cs, _, err := benchServer(ctx)
+func agenttyIngest(ctx context.Context, mode string, size, want int64, flag string) (ingestResult, error) {
+	var extra []string
+	if flag != "" {
+		extra = append(extra, flag)
+	}
+	cs, _, err := benchServer(ctx, extra...)
 	if err != nil {
 		return ingestResult{}, err
 	}

@@ -49,6 +49,7 @@ func serve(args []string, stderr io.Writer) int {
 	hf.register(fs)
 	lim := limitFlags(fs)
 	sshf := addSSHFlags(fs)
+	screens := fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)")
 	cfg, err := config.Load(fs, args, nil)
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) && errors.Is(err, config.ErrConfig) {
@@ -100,7 +101,7 @@ func serve(args []string, stderr io.Writer) int {
 	defer pool.Close() // after mgr.Close below: remote sessions are terminated over their connections first
 	mgr := session.NewManager(session.Config{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl,
 		KillGrace: *grace, Logger: logger, IdleTimeout: lim.idle, MaxRuntime: lim.runtime, MaxInputBytes: gate.maxInput,
-		Remote: pool.Start,
+		Remote: pool.Start, NoScreen: !*screens,
 		OnExit: mcpserver.RecordExit(gate.audit, nil)})
 	gate.started(logger, fs, cfg)
 	var g *proctree.Guard

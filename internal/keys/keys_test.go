@@ -25,3 +25,16 @@ func TestBytes_Names(t *testing.T) {
 		t.Fatalf("only %d names", n)
 	}
 }
+
+func TestApplication_CursorKeysUseSS3(t *testing.T) {
+	for name, want := range map[string]string{"up": "\x1bOA", "down": "\x1bOB", "right": "\x1bOC", "left": "\x1bOD",
+		"home": "\x1bOH", "end": "\x1bOF", "pageup": "\x1b[5~", "enter": "\r", "f1": "\x1bOP"} {
+		b, err := Bytes(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Application(b); got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+}

@@ -28,6 +28,7 @@ type ReadResult struct {
 	LostLines   int64            `json:"lost_lines,omitempty" jsonschema:"lines among lost_bytes (-1 if unknown)"`
 	ElapsedMs   float64          `json:"elapsed_ms"`
 	LostReason  string           `json:"lost_reason,omitempty" jsonschema:"state lost: why the remote connection ended"`
+	TUI         bool             `json:"tui,omitempty" jsonschema:"the program draws a full-screen interface (alternate screen): read_screen shows it"`
 	Hint        string           `json:"hint,omitempty"`
 }
 
@@ -37,7 +38,7 @@ func readResult(s *session.Session, r session.Result) ReadResult {
 		Reason: string(r.Wait.Reason), State: r.Wait.State, StateDetail: r.Wait.Detail, Match: r.Wait.Match,
 		Cursor: r.Output.Next, Line: r.Output.Line, Lines: r.Output.Lines, Truncated: r.Output.Truncated,
 		Omitted: r.Output.Omitted, HasMore: r.Output.HasMore, LostBytes: r.Output.LostBytes, LostLines: r.Output.LostLines,
-		ElapsedMs: float64(r.Wait.Elapsed.Microseconds()) / 1000,
+		ElapsedMs: float64(r.Wait.Elapsed.Microseconds()) / 1000, TUI: s.TUI(),
 	}
 	if om := r.Output.Omitted; om != nil {
 		head, tail := out.Output[:r.Output.Cut], out.Output[r.Output.Cut:]
@@ -66,6 +67,8 @@ func readResult(s *session.Session, r session.Result) ReadResult {
 		out.Hint = "the connection to the remote host dropped; start the program again (the connection is re-established)"
 	case out.State == "awaiting_password":
 		out.Hint = "the program asks for a secret (echo is off)"
+	case out.TUI:
+		out.Hint = "full-screen program (alternate screen): the output is redraw sequences; read_screen shows what a person sees"
 	}
 	return out
 }

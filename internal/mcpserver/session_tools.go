@@ -44,6 +44,9 @@ func infoLine(in session.Info) string {
 	if in.Rows > 0 {
 		fmt.Fprintf(&b, " %dx%d", in.Cols, in.Rows)
 	}
+	if in.TUI {
+		b.WriteString(" tui")
+	}
 	if in.Name != "" && in.Name != in.Command {
 		fmt.Fprintf(&b, " name=%s", in.Name)
 	}

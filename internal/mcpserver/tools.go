@@ -24,7 +24,7 @@ func (t *tools) register(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.readOutput)
 	add(srv, t.log, &mcp.Tool{Name: "list_sessions", Description: "List sessions with their state (running, awaiting_input, awaiting_password, exited), pid, command and output size.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.listSessions)
-	add(srv, t.log, &mcp.Tool{Name: "get_session_info", Description: "Details of one session: command, mode, pid, state, exit code or signal, timestamps, uptime, bytes and lines produced, terminal size, readers.",
+	add(srv, t.log, &mcp.Tool{Name: "get_session_info", Description: "Details of one session: command, mode, pid, state, exit code or signal, timestamps, uptime, bytes and lines produced, terminal size, tui (a full-screen program is showing: use read_screen), readers.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.getSessionInfo)
 	add(srv, t.log, &mcp.Tool{Name: "terminate_process", Description: "Stop a session's whole process tree (including children that started their own process groups): SIGTERM, then SIGKILL after grace_ms (default 5000), or SIGKILL at once with force. Returns the real exit status. Idempotent.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true}}, t.terminateProcess)
@@ -39,4 +39,5 @@ func (t *tools) register(srv *mcp.Server) {
 	t.registerShellTools(srv)
 	t.registerPolicy(srv)
 	t.registerSSH(srv)
+	t.registerScreen(srv)
 }

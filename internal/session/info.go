@@ -25,6 +25,7 @@ type Info struct {
 	Lines       int64        `json:"lines"`
 	Retained    int64        `json:"retained_bytes"`
 	Evicted     int64        `json:"evicted_bytes"`
+	TUI         bool         `json:"tui,omitempty"` // full-screen program (alternate screen): read_screen shows it
 	Rows        int          `json:"rows,omitempty"`
 	Cols        int          `json:"cols,omitempty"`
 	Readers     []ReaderInfo `json:"readers"`
@@ -46,6 +47,7 @@ func (s *Session) Info() Info {
 	}
 	in.Rows, in.Cols = s.proc.Size()
 	in.Host = s.Host()
+	in.TUI = s.TUI()
 	end := time.Now()
 	s.mu.Lock()
 	if s.status != nil {

@@ -55,10 +55,14 @@ func (s *Session) plan(in Input) ([]op, int, error) {
 		}
 	}
 	buf.WriteString(in.Text)
+	app := len(in.Keys) > 0 && s.appCursorKeys()
 	for _, k := range in.Keys {
 		b, err := keys.Bytes(k)
 		if err != nil {
 			return nil, 0, fmt.Errorf("%w: %v", ErrBadArgs, err)
+		}
+		if app {
+			b = keys.Application(b)
 		}
 		if s.Mode == ModePipe {
 			if o, ok := pipeKeys[b]; ok {

@@ -50,6 +50,7 @@ type Session struct {
 	log    outlog.Log
 	marker string // AGENTTY_SESSION=<instance>/<id>
 	mgr    *Manager
+	scr    *screenFeed // PTY sessions: the rendered screen (see screen.go); nil otherwise
 
 	done chan struct{} // closed once the exit status is known
 
@@ -197,5 +198,17 @@ func (s *Session) Resize(rows, cols int) error {
 	if isDone(s.done) {
 		return s.exitedErr()
 	}
-	return s.proc.Resize(rows, cols)
+	if s.scr == nil {
+		return s.proc.Resize(rows, cols)
+	}
+	// The screen changes size where the output does: bytes the program
+	// wrote before the resize (Quiet collects what the kernel still holds)
+	// are drawn at the old size.
+	s.proc.Quiet()
+	at := s.log.Stats().End
+	if err := s.proc.Resize(rows, cols); err != nil {
+		return err
+	}
+	s.scr.queueResize(at, rows, cols)
+	return nil
 }

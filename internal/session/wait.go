@@ -157,7 +157,7 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 		if !now.Before(probeAt) {
 			// Blocked on input first, then quiet: the block happened after
 			// the program's last write, so the quiet check covers that write.
-			if p, ok := s.awaiting(now); ok && s.proc.Quiet() {
+			if p, ok := s.awaiting(now); ok && s.proc.Quiet() && !s.answersPending() {
 				return WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
 			}
 			probeAt = now.Add(probeDelay)

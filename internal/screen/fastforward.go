@@ -1,0 +1,233 @@
+package screen
+
+import (
+	"bytes"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+)
+
+// Fast-forward over scrolling text.
+//
+// The emulator scrolls by moving every cell of the screen up one row, so a
+// build log or `cat bigfile` costs a full-screen copy per line: a few MB/s
+// where the PTY delivers over 100 MB/s. But when output is plain text
+// (printable characters, \r\n, \t, \b, BEL, and only the colour (SGR) and
+// erase-in-line (EL) sequences), what a full rendering leaves behind is
+// determined by its last lines alone: the last rows+1 lines fill the
+// screen, the scrollback lines before them fill the scrollback, and
+// everything earlier is gone whatever it was. So a long plain slice
+// p = head | dropped | history | tail is rendered as:
+//
+//   - head, the first line, as is: it finishes the line the cursor is on,
+//     after which the cursor is at column 0 in the ground state;
+//   - dropped: nothing;
+//   - history, the last `scrollback` lines before tail: drawn on a scratch
+//     emulator one row high, and the rows that scrolled off it pushed into
+//     the scrollback (replacing all of it: it holds at most that many);
+//   - tail, the last rows+1 lines and what follows them: drawn from the
+//     top-left of a cleared screen, so it scrolls once or twice instead of
+//     once per line, and ends exactly as a full rendering ends.
+//
+// This is valid only when nothing skipped changes state that outlives its
+// lines, and every kept line starts where it would have:
+//   - the emulator is on the main screen with the full scroll region, no
+//     left/right margins, autowrap on, insert and newline modes off
+//     (tracked by hooks, see track and setMode), re-checked after head;
+//   - no escape sequence is open at the end of what was fed before
+//     (pendingEsc), and head's last sequence is complete;
+//   - dropped+history and the first rows+1 lines of tail are plain (so the
+//     screen is full of plain lines where anything else starts); each cut
+//     sits right after a "\r\n".
+//
+// The text, the scrollback and the cursor are identical to a full
+// rendering (a property test checks this); only colours may differ (the pen
+// state of dropped SGR sequences), which a text snapshot does not show, and
+// tab stops set by the program are not applied to history lines.
+
+// fastForward feeds p to the emulator, fast-forwarding where it can.
+// Called under mu.
+func (s *Screen) fastForward(p []byte) {
+	if s.canSkip() {
+		if h := bytes.Index(p, crlf); h >= 0 && escComplete(p[:h+2]) {
+			head, rest := p[:h+2], p[h+2:]
+			if hist, tail, ok := s.split(rest); ok {
+				s.write(head)
+				// The first line may have changed the state (a scroll
+				// region, the alternate screen).
+				if s.canSkip() {
+					s.skipped += int64(hist)
+					s.replay(rest[hist:tail])
+					rest = rest[tail:]
+				}
+				p = rest
+			}
+		}
+	}
+	s.write(p)
+}
+
+func (s *Screen) canSkip() bool {
+	return !s.noFastForward && !s.pendingEsc && !s.margins && !s.lrMargins && len(s.oddModes) == 0 && !s.emu.IsAltScreen()
+}
+
+// write feeds the emulator and keeps pendingEsc.
+func (s *Screen) write(p []byte) {
+	_, _ = s.emu.Write(p)
+	if i := bytes.LastIndexByte(p, 0x1b); i >= 0 {
+		s.pendingEsc = !escComplete(p[i:])
+	}
+}
+
+// split finds, in p (which starts at column 0 in the ground state), where
+// the history lines and the tail start; ok is false when p is too short or
+// not plain up to the tail.
+func (s *Screen) split(p []byte) (hist, tail int, ok bool) {
+	lineStarts := func(end, n int) (int, bool) { // after the n-th "\r\n" back from end
+		for range n {
+			i := bytes.LastIndex(p[:end], crlf)
+			if i < 0 {
+				return 0, false
+			}
+			end = i
+		}
+		if i := bytes.LastIndex(p[:end], crlf); i >= 0 {
+			return i + len(crlf), true
+		}
+		return 0, false // the history must not reach back to p's start
+	}
+	// The screen must be full of plain lines where anything else (cursor
+	// movement, a mode change) starts, so count back from there.
+	tail, ok = lineStarts(plainLen(p), s.emu.Height()+1)
+	if !ok {
+		return 0, 0, false
+	}
+	hist, ok = lineStarts(tail, s.scrollback)
+	if !ok {
+		return 0, 0, false
+	}
+	return hist, tail, true
+}
+
+// replay stands for rendering history lines that scroll off: it draws them
+// on the scratch emulator, makes the rows that scrolled off it the
+// scrollback, and clears the screen with the cursor at the top-left for the
+// tail. The scratch is one row high, so its scrolling copies one row, not
+// a screen.
+func (s *Screen) replay(history []byte) {
+	cols := s.emu.Width()
+	if s.scratch == nil || s.scratch.Width() != cols {
+		s.scratch = vt.NewEmulator(cols, 1)
+		s.scratch.SetScrollbackSize(s.scrollback)
+	}
+	sc := s.scratch
+	_, _ = sc.Write([]byte("\x1b[0m\x1b[3J\x1b[H")) // reset pen, clear screen and scrollback, home
+	_, _ = sc.Write(history)
+	_, _ = s.emu.Write([]byte("\x1b[3J\x1b[H"))
+	sb := s.emu.Scrollback()
+	for _, line := range sc.Scrollback().Lines() {
+		sb.Push(line)
+	}
+}
+
+var crlf = []byte("\r\n")
+
+// plainLen is the length of the prefix of p that holds only text, \r, \n,
+// \t, \b, BEL and complete SGR or EL sequences.
+func plainLen(p []byte) int {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= 0x20 && c != 0x7f:
+		case c == '\r' || c == '\n' || c == '\t' || c == '\b' || c == '\a':
+		case c == 0x1b:
+			n := csiLen(p[i:])
+			if n == 0 {
+				return i
+			}
+			if f := p[i+n-1]; f != 'm' && f != 'K' {
+				return i
+			}
+			i += n - 1
+		default:
+			return i
+		}
+	}
+	return len(p)
+}
+
+// csiLen is the length of the complete CSI sequence with numeric
+// parameters at the start of p, or 0.
+func csiLen(p []byte) int {
+	if len(p) < 3 || p[0] != 0x1b || p[1] != '[' {
+		return 0
+	}
+	for i := 2; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= '0' && c <= '9' || c == ';' || c == ':':
+		case c >= 0x40 && c <= 0x7e:
+			return i + 1
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// escComplete reports whether the last escape sequence in p (if any) is
+// complete, so a parser fed p ends in its ground state. An ESC aborts any
+// sequence before it, so only the last one matters.
+func escComplete(p []byte) bool {
+	i := bytes.LastIndexByte(p, 0x1b)
+	if i < 0 {
+		return true
+	}
+	rest := p[i+1:]
+	if len(rest) == 0 {
+		return false
+	}
+	switch rest[0] {
+	case '[': // CSI: parameters and intermediates, then a final byte; C0
+		// controls inside are executed and the sequence goes on.
+		for _, c := range rest[1:] {
+			if c >= 0x40 && c <= 0x7e {
+				return true
+			}
+			if c > 0x7e {
+				return false
+			}
+		}
+		return false
+	case ']': // OSC ends with BEL here (an ST would be a later ESC).
+		return bytes.IndexByte(rest, 0x07) >= 0
+	case 'P', '_', '^', 'X': // strings that only ST (a later ESC) ends
+		return false
+	}
+	// ESC, intermediates, final byte (ESC 7, ESC ( B, ESC \ ...).
+	for _, c := range rest {
+		if c >= 0x30 && c <= 0x7e {
+			return true
+		}
+		if c < 0x20 || c > 0x2f {
+			return false
+		}
+	}
+	return false
+}
+
+// track registers hooks that keep the state skippable depends on. The
+// handlers return false so the emulator's own handler runs too.
+func (s *Screen) track() {
+	s.emu.RegisterCsiHandler('r', func(params ansi.Params) bool {
+		top, _, _ := params.Param(0, 1)
+		bottom, _, _ := params.Param(1, 0)
+		s.margins = top > 1 || (bottom > 0 && bottom < s.emu.Height())
+		return false
+	})
+	s.emu.RegisterEscHandler('c', func() bool { // full reset: modes to defaults
+		s.margins, s.lrMargins, s.appCursor = false, false, false
+		clear(s.oddModes)
+		return false
+	})
+}

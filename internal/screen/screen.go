@@ -1,0 +1,257 @@
+// Package screen renders a terminal program's output the way a person sees
+// it: a grid of rows and columns with a cursor, an alternate screen and a
+// title, kept by an xterm-compatible emulator (charmbracelet/x/vt).
+//
+// Design: a Screen wraps one emulator behind its own mutex (the emulator is
+// not safe for concurrent use). Whoever owns the byte stream calls Write;
+// readers take a Snapshot. The emulator answers terminal queries (cursor
+// position, device attributes) by writing to an unbuffered pipe inside the
+// emulator, so a Write that contains a query blocks until someone reads that
+// pipe: a goroutine owned by the Screen drains it into a small queue and a
+// second one hands the answers to Options.Reply (the program's input). A
+// program that does not read its input therefore delays only its own
+// answers, never Write and never a Snapshot for longer than one queue push.
+package screen
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+)
+
+// Size limits, the same as the PTY's.
+const (
+	MinSize = 1
+	MaxSize = 1000
+	// DefaultScrollback is how many lines that scrolled off the top are kept.
+	DefaultScrollback = 100
+	// replyQueue bounds answers waiting for the program to take them; a
+	// program that asks more than this without reading loses the excess,
+	// as it would on a real terminal whose input buffer is full.
+	replyQueue = 64
+)
+
+// ErrBadSize is returned for a size outside MinSize..MaxSize.
+var ErrBadSize = errors.New("screen size out of range")
+
+// Options configure a Screen; zero fields take defaults.
+type Options struct {
+	Rows, Cols int
+	// Scrollback is how many lines above the screen are kept; <= 0 means
+	// DefaultScrollback.
+	Scrollback int
+	// Reply receives the emulator's answers to terminal queries, in order;
+	// it should write them to the program's input. Called from one
+	// goroutine owned by the Screen; nil drops the answers.
+	Reply func(p []byte)
+}
+
+// Screen is a terminal emulator fed with a program's output.
+type Screen struct {
+	mu  sync.Mutex
+	emu *vt.Emulator // guarded by mu
+	// The emulator reports these only through callbacks, which run inside
+	// emu.Write (so under mu).
+	title        string // guarded by mu
+	cursorHidden bool   // guarded by mu
+	written      int64  // guarded by mu; bytes fed so far
+	skipped      int64  // guarded by mu; of written, bytes fast-forwarded
+	writes       uint64 // guarded by mu; Write and Resize calls that changed state
+	closed       bool   // guarded by mu
+	scrollback   int    // lines of scrollback kept
+
+	// State fast-forward depends on (see fastforward.go), guarded by mu.
+	pendingEsc bool // the output fed so far ends inside an escape sequence
+	margins    bool // a scroll region narrower than the screen is set
+	lrMargins  bool // left/right margin mode is on
+	// oddModes: autowrap off, insert mode or newline mode is on; lines
+	// then render differently from the scratch emulator's defaults.
+	oddModes map[ansi.Mode]bool
+
+	appCursor bool // guarded by mu; DECCKM: cursor keys send SS3 sequences
+
+	noFastForward bool         // tests: render every byte, the reference for fast-forward
+	scratch       *vt.Emulator // guarded by mu; draws scrollback for fast-forward, made on first use
+
+	replies chan []byte // from the drain goroutine to the reply writer
+	// pending counts answers read from the emulator and not yet handed
+	// to Reply; raised before they enter replies, lowered after Reply.
+	pending atomic.Int64
+	wg      sync.WaitGroup
+	once    sync.Once
+}
+
+// New starts a Screen of the given size.
+func New(o Options) (*Screen, error) {
+	if err := checkSize(o.Rows, o.Cols); err != nil {
+		return nil, err
+	}
+	if o.Scrollback <= 0 {
+		o.Scrollback = DefaultScrollback
+	}
+	s := &Screen{emu: vt.NewEmulator(o.Cols, o.Rows), replies: make(chan []byte, replyQueue),
+		scrollback: o.Scrollback, oddModes: map[ansi.Mode]bool{}}
+	s.emu.SetScrollbackSize(o.Scrollback)
+	s.emu.SetCallbacks(vt.Callbacks{
+		Title:            func(t string) { s.title = t },
+		CursorVisibility: func(visible bool) { s.cursorHidden = !visible },
+		EnableMode:       func(m ansi.Mode) { s.setMode(m, true) },
+		DisableMode:      func(m ansi.Mode) { s.setMode(m, false) },
+	})
+	s.track()
+	reply := o.Reply
+	if reply == nil {
+		reply = func([]byte) {}
+	}
+	s.wg.Add(2)
+	go s.drain()
+	go func() {
+		defer s.wg.Done()
+		for p := range s.replies {
+			reply(p)
+			s.pending.Add(-1)
+		}
+	}()
+	return s, nil
+}
+
+func checkSize(rows, cols int) error {
+	if rows < MinSize || rows > MaxSize || cols < MinSize || cols > MaxSize {
+		return errors.Join(ErrBadSize, errors.New("rows and cols must be between 1 and 1000"))
+	}
+	return nil
+}
+
+// drain reads the emulator's answers as they are written, so emu.Write
+// never waits on the program. It ends when Close closes the pipe.
+func (s *Screen) drain() {
+	defer s.wg.Done()
+	defer close(s.replies)
+	buf := make([]byte, 4096)
+	for {
+		n, err := s.emu.Read(buf)
+		if n > 0 {
+			s.pending.Add(1)
+			select {
+			case s.replies <- append([]byte(nil), buf[:n]...):
+			default: // the program is not taking its answers; drop
+				s.pending.Add(-1)
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Write feeds program output to the emulator. After Close it does nothing.
+func (s *Screen) Write(p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.written += int64(len(p))
+	s.writes++
+	s.fastForward(p)
+	if bytes.IndexByte(p, 0x1b) >= 0 {
+		// Queries are escape sequences. An empty write to the answer pipe
+		// returns only once the drain goroutine reads again, that is after
+		// it counted every answer p produced in pending.
+		_, _ = s.emu.InputPipe().Write(nil)
+	}
+}
+
+// PendingReplies is how many answers to terminal queries in the output
+// written so far have not been handed to Reply yet.
+func (s *Screen) PendingReplies() int64 { return s.pending.Load() }
+
+// Skipped is how many of the written bytes were fast-forwarded over
+// (scrolled-off plain text that was never drawn).
+func (s *Screen) Skipped() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.skipped
+}
+
+// Resize changes the grid; the program redraws after its SIGWINCH.
+func (s *Screen) Resize(rows, cols int) error {
+	if err := checkSize(rows, cols); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.emu.Resize(cols, rows)
+	s.writes++
+	return nil
+}
+
+// setMode follows the modes that Screen reports or depends on; called by
+// the emulator under mu.
+func (s *Screen) setMode(m ansi.Mode, on bool) {
+	switch m {
+	case ansi.ModeLeftRightMargin:
+		s.lrMargins = on
+	case ansi.ModeCursorKeys:
+		s.appCursor = on
+	case ansi.ModeAutoWrap:
+		s.setOdd(m, !on)
+	case ansi.ModeInsertReplace, ansi.ModeLineFeedNewLine:
+		s.setOdd(m, on)
+	}
+}
+
+func (s *Screen) setOdd(m ansi.Mode, odd bool) {
+	if odd {
+		s.oddModes[m] = true
+	} else {
+		delete(s.oddModes, m)
+	}
+}
+
+// AppCursorKeys reports whether the program asked for application cursor
+// keys (DECCKM), so arrow keys must be sent as ESC O A rather than ESC [ A.
+func (s *Screen) AppCursorKeys() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.appCursor
+}
+
+// Written is how many bytes were fed.
+func (s *Screen) Written() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.written
+}
+
+// AltScreen reports whether the program switched to the alternate screen
+// (full-screen programs: vim, less, top, curses).
+func (s *Screen) AltScreen() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.emu.IsAltScreen()
+}
+
+// Close stops feeding and the reply goroutines; Snapshot keeps working.
+// Safe to call more than once.
+func (s *Screen) Close() {
+	s.once.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		s.mu.Unlock()
+		// Closing the writer end directly (not emu.Close) ends the blocked
+		// Read without touching the emulator's unsynchronized closed flag.
+		if pw, ok := s.emu.InputPipe().(*io.PipeWriter); ok {
+			_ = pw.CloseWithError(io.EOF)
+		}
+		s.wg.Wait()
+	})
+}

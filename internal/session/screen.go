@@ -1,0 +1,284 @@
+package session
+
+// The rendered screen of a PTY session.
+//
+// Design: the pump only appends to the log, as for every session; a feeder
+// goroutine per PTY session (owned by the Manager's WaitGroup) follows the
+// log from its own offset and writes into a screen.Screen. So the emulator
+// can never slow the pump or the child, it works for any backend whose
+// bytes reach the log, and during a flood it reads the whole backlog at once
+// and fast-forwards over scrolled-off text (see screen/fastforward.go). A
+// read_screen first waits until the feeder has rendered everything the log
+// held when the read was decided, so the screen matches the output.
+//
+// The emulator's answers to terminal queries (cursor position, device
+// attributes) go to the PTY through Process.Write with a deadline, from the
+// Screen's own goroutine, so a program that never reads its input costs
+// nothing but its own answers.
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/screen"
+)
+
+// ErrNoScreen is returned by screen reads on sessions without a screen.
+var ErrNoScreen = errors.New("no screen")
+
+const (
+	// screenChunk is the most the feeder renders in one step; a larger
+	// backlog is taken in several.
+	screenChunk = 4 << 20
+	// replyTimeout bounds delivering one answer to a terminal query.
+	replyTimeout = time.Second
+	// syncWait bounds how long a screen read waits for the feeder to catch
+	// up; past it the result says how many bytes are not rendered yet.
+	syncWait = 5 * time.Second
+	// keysSyncWait bounds how long sending keys waits for the screen to
+	// know the program's key mode; input must not stall behind a lagging
+	// emulator.
+	keysSyncWait = time.Second
+	// While output streams (the last slice rendered was at least
+	// streamingBytes), the feeder lets up to coalesceBytes gather for at
+	// most coalesceDelay before rendering, unless a reader is waiting:
+	// rendering a large slice at once is what lets fast-forward skip the
+	// lines that scroll off, instead of drawing each small PTY read.
+	// Interactive output (small writes) is rendered at once.
+	streamingBytes = 16 << 10
+	coalesceBytes  = screenChunk
+	coalesceDelay  = 50 * time.Millisecond
+)
+
+// screenFeed is a PTY session's emulator and the feeder's progress.
+type screenFeed struct {
+	scr  *screen.Screen
+	wake chan struct{} // cap 1: a resize is queued or a reader waits for the screen
+
+	mu       sync.Mutex
+	fed      int64            // guarded by mu; log offset rendered up to
+	lost     int64            // guarded by mu; bytes evicted before the feeder read them
+	finished bool             // guarded by mu; the feeder reached the end of the log
+	progress chan struct{}    // guarded by mu; closed and replaced when fed moves
+	resizes  []queuedResize   // guarded by mu; applied when fed reaches at
+	last     map[int][]string // guarded by mu; per reader, the lines last returned
+}
+
+// queuedResize is a terminal size change at a point in the output: bytes
+// before at were written for the old size.
+type queuedResize struct {
+	at         int64
+	rows, cols int
+}
+
+// newScreenFeed makes the screen of a PTY session (nil for pipes or when
+// the configuration turns screens off).
+func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
+	if s.Mode != ModePTY || s.mgr.cfg.NoScreen {
+		return nil
+	}
+	scr, err := screen.New(screen.Options{Rows: rows, Cols: cols, Reply: func(p []byte) {
+		s.armInputGate()
+		if _, err := s.proc.Write(p, time.Now().Add(replyTimeout)); err != nil {
+			s.mgr.log.Debug("terminal query answer not delivered", "session", s.ID, "err", err)
+		}
+	}})
+	if err != nil {
+		s.mgr.log.Warn("no screen", "session", s.ID, "err", err)
+		return nil
+	}
+	return &screenFeed{scr: scr, wake: make(chan struct{}, 1), progress: make(chan struct{}), last: map[int][]string{}}
+}
+
+// feedScreen is the feeder goroutine: it renders the log into the screen
+// until the log is closed and fully read.
+func (s *Session) feedScreen() {
+	f := s.scr
+	defer f.scr.Close()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	var off int64
+	// streaming: output has been arriving faster than it is rendered
+	// (a slice of streamingBytes or more), until the feeder catches up.
+	streaming := false
+	for {
+		changed := s.log.Changed()
+		sl := s.log.Read(off, -1, screenChunk, outlog.Stdout)
+		f.render(sl)
+		off = sl.Next
+		if sl.EOF {
+			f.mu.Lock()
+			f.finished = true
+			f.advanceLocked(off)
+			f.mu.Unlock()
+			return
+		}
+		switch {
+		case len(sl.Data) >= streamingBytes:
+			streaming = true
+		case len(sl.Data) == 0:
+			streaming = false
+			select {
+			case <-changed:
+			case <-f.wake:
+			}
+			continue
+		}
+		if streaming {
+			s.coalesce(off, timer)
+		}
+	}
+}
+
+// coalesce lets streaming output gather before it is rendered: it returns
+// once coalesceBytes are waiting past off, coalesceDelay passed, output
+// ended, or someone wants the screen now (wake).
+func (s *Session) coalesce(off int64, timer *time.Timer) {
+	timer.Reset(coalesceDelay)
+	defer timer.Stop()
+	for {
+		changed := s.log.Changed()
+		if st := s.log.Stats(); st.End-off >= coalesceBytes || st.Closed {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return
+		case <-s.scr.wake:
+			return
+		}
+	}
+}
+
+// render writes one slice of the log, applying queued resizes at their
+// offsets.
+func (f *screenFeed) render(sl outlog.Slice) {
+	data, at := sl.Data, sl.From
+	for {
+		f.mu.Lock()
+		f.lost += sl.LostBytes
+		sl.LostBytes = 0
+		var rz *queuedResize
+		if len(f.resizes) > 0 && f.resizes[0].at <= at+int64(len(data)) {
+			r := f.resizes[0]
+			f.resizes = f.resizes[1:]
+			rz = &r
+		}
+		f.mu.Unlock()
+		if rz == nil {
+			break
+		}
+		n := max(0, min(int(rz.at-at), len(data)))
+		f.scr.Write(data[:n])
+		data, at = data[n:], at+int64(n)
+		_ = f.scr.Resize(rz.rows, rz.cols)
+	}
+	f.scr.Write(data)
+	f.mu.Lock()
+	f.advanceLocked(sl.Next)
+	f.mu.Unlock()
+}
+
+func (f *screenFeed) advanceLocked(off int64) {
+	f.fed = off
+	close(f.progress)
+	f.progress = make(chan struct{})
+}
+
+// queueResize records a size change at log offset at and wakes the feeder.
+func (f *screenFeed) queueResize(at int64, rows, cols int) {
+	f.mu.Lock()
+	f.resizes = append(f.resizes, queuedResize{at: at, rows: rows, cols: cols})
+	f.mu.Unlock()
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// syncTo waits until everything before log offset end is rendered (and
+// resizes queued before it applied), the feeder finished, or deadline.
+// It returns how many bytes are still not rendered.
+func (f *screenFeed) syncTo(ctx context.Context, end int64, deadline time.Time) int64 {
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	for first := true; ; first = false {
+		f.mu.Lock()
+		pendingResize := len(f.resizes) > 0 && f.resizes[0].at <= end
+		done := f.finished || (f.fed >= end && !pendingResize)
+		behind, progress := max(0, end-f.fed), f.progress
+		f.mu.Unlock()
+		if done {
+			return 0
+		}
+		if first {
+			// The feeder may be gathering more output; render now.
+			select {
+			case f.wake <- struct{}{}:
+			default:
+			}
+		}
+		select {
+		case <-progress:
+		case <-t.C:
+			return behind
+		case <-ctx.Done():
+			return behind
+		}
+	}
+}
+
+// armInputGate marks the program's current "blocked on input" as stale
+// until it has run, as Send does: an answer to its query is on the way.
+func (s *Session) armInputGate() {
+	if p, err := s.proc.Inspect(); err == nil {
+		s.mu.Lock()
+		s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
+		s.mu.Unlock()
+	}
+}
+
+// answersPending reports that the program may be waiting for the
+// terminal's answer to a query rather than for the agent: output is not
+// rendered yet (it may hold a query) or an answer is not delivered yet.
+// The program is not awaiting input while this holds.
+func (s *Session) answersPending() bool {
+	f := s.scr
+	if f == nil {
+		return false
+	}
+	end := s.log.Stats().End
+	f.mu.Lock()
+	behind := f.fed < end && !f.finished
+	f.mu.Unlock()
+	if behind {
+		select {
+		case f.wake <- struct{}{}: // render now rather than after coalescing
+		default:
+		}
+		return true
+	}
+	return f.scr.PendingReplies() > 0
+}
+
+// TUI reports whether the program shows a full-screen interface (the
+// alternate screen is active): read_screen shows it better than the
+// output stream.
+func (s *Session) TUI() bool {
+	return s.scr != nil && s.scr.scr.AltScreen()
+}
+
+// appCursorKeys reports whether the program wants application cursor keys,
+// after rendering the output it has written so far (the mode switch is in
+// it, usually just before the program waits for a key).
+func (s *Session) appCursorKeys() bool {
+	if s.scr == nil {
+		return false
+	}
+	s.scr.syncTo(context.Background(), s.log.Stats().End, time.Now().Add(keysSyncWait))
+	return s.scr.scr.AppCursorKeys()
+}

@@ -1,0 +1,172 @@
+package session
+
+// read_screen: wait on the rendered screen, then copy it.
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/agentty/agentty/internal/screen"
+)
+
+// ScreenOptions say which screen to return and when.
+type ScreenOptions struct {
+	Reader      int  // whose last screen ChangedOnly compares with
+	ChangedOnly bool // report the rows changed since this reader's last screen
+	Scrollback  int  // lines above the screen to include (main screen only)
+	// Wait: Until matches the screen text, Settle is "the screen has not
+	// changed for this long", Timeout bounds it; awaiting input and exit
+	// end it too.
+	Wait WaitOptions
+}
+
+// ScreenResult is a rendered screen and why the wait ended.
+type ScreenResult struct {
+	Snapshot screen.Snapshot
+	Changed  []int // with ChangedOnly: rows whose text differs from the reader's last screen
+	Wait     WaitResult
+	Lost     int64 // output evicted before it was rendered: the screen may be wrong
+	Pending  int64 // output not rendered yet when the wait for the feeder gave up
+}
+
+// Screen waits as o asks and returns the screen.
+func (s *Session) Screen(ctx context.Context, o ScreenOptions) (ScreenResult, error) {
+	if s.Mode != ModePTY {
+		return ScreenResult{}, fmt.Errorf("%w: session %s runs with pipes, which have no terminal; read_output shows its output (start with mode=pty for a screen)", ErrNotPTY, s.ID)
+	}
+	if s.scr == nil {
+		return ScreenResult{}, fmt.Errorf("%w: screens are turned off on this server", ErrNoScreen)
+	}
+	if o.Scrollback < 0 {
+		return ScreenResult{}, fmt.Errorf("%w: scrollback must be >= 0", ErrBadArgs)
+	}
+	if _, err := s.reader(o.Reader); err != nil {
+		return ScreenResult{}, err
+	}
+	s.touch()
+	start := time.Now()
+	res := s.waitScreen(ctx, o, start)
+	res.Wait.Elapsed = time.Since(start)
+	if res.Wait.State == "" {
+		st, p := s.State()
+		res.Wait.State, res.Wait.Detail = st, p.Detail
+	}
+	s.mu.Lock()
+	ids := s.readerIDs()
+	s.mu.Unlock()
+	f := s.scr
+	f.mu.Lock()
+	res.Lost = f.lost
+	if o.ChangedOnly {
+		res.Changed = screen.Changed(f.last[o.Reader], res.Snapshot.Lines)
+	}
+	f.last[o.Reader] = res.Snapshot.Lines
+	for id := range f.last {
+		if !slices.Contains(ids, id) { // the reader was unregistered
+			delete(f.last, id)
+		}
+	}
+	f.mu.Unlock()
+	return res, nil
+}
+
+// snapshot renders everything the log holds now and copies the screen.
+func (s *Session) snapshot(ctx context.Context, o ScreenOptions) (screen.Snapshot, int64) {
+	pending := s.scr.syncTo(ctx, s.log.Stats().End, time.Now().Add(syncWait))
+	return s.scr.scr.Snapshot(o.Scrollback), pending
+}
+
+func (s *Session) waitScreen(ctx context.Context, o ScreenOptions, start time.Time) ScreenResult {
+	w := o.Wait
+	w.Timeout = min(w.Timeout, MaxWait)
+	matched := func(sn screen.Snapshot) (string, bool) {
+		if w.Until == nil {
+			return "", false
+		}
+		return findIn(w.Until, sn.Text())
+	}
+	var res ScreenResult
+	res.Snapshot, res.Pending = s.snapshot(ctx, o)
+	if m, ok := matched(res.Snapshot); ok {
+		res.Wait = WaitResult{Reason: ReasonMatched, Match: m}
+		return res
+	}
+	if w.Timeout <= 0 {
+		res.Wait = WaitResult{Reason: ReasonNoWait}
+		return res
+	}
+	deadline := start.Add(w.Timeout)
+	// The screen last changed when output last arrived, which may be
+	// before this call: a screen that is already still settles at once.
+	// A program that has drawn nothing yet has no screen to settle.
+	lastChange := start
+	drawn := false
+	if lw := s.log.Stats().LastWrite; lw > 0 {
+		lastChange, drawn = time.Unix(0, lw), true
+	}
+	version := res.Snapshot.Version
+	probeAt, probeDelay := start, minProbe
+	timer := time.NewTimer(w.Timeout)
+	defer timer.Stop()
+	for {
+		changed := s.log.Changed()
+		exited := isDone(s.done)
+		res.Snapshot, res.Pending = s.snapshot(ctx, o)
+		now := time.Now()
+		if res.Snapshot.Version != version {
+			version, lastChange, drawn = res.Snapshot.Version, now, true
+			probeAt, probeDelay = now.Add(minProbe), minProbe
+		}
+		if m, ok := matched(res.Snapshot); ok {
+			res.Wait = WaitResult{Reason: ReasonMatched, Match: m}
+			return res
+		}
+		if exited {
+			res.Wait = WaitResult{Reason: ReasonExited, State: "exited"}
+			return res
+		}
+		if !now.Before(probeAt) {
+			if p, ok := s.awaiting(now); ok && s.proc.Quiet() && !s.answersPending() {
+				// Quiet may have appended the last bytes: render them.
+				res.Snapshot, res.Pending = s.snapshot(ctx, o)
+				res.Wait = WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
+				return res
+			}
+			probeAt = now.Add(probeDelay)
+			probeDelay = min(probeDelay*2, maxProbe)
+		}
+		next := probeAt
+		if w.Settle > 0 && drawn {
+			settleAt := lastChange.Add(w.Settle)
+			if !now.Before(settleAt) {
+				res.Wait = WaitResult{Reason: ReasonSettled}
+				return res
+			}
+			next = earliest(next, settleAt)
+		}
+		if !now.Before(deadline) {
+			res.Wait = WaitResult{Reason: ReasonTimeout}
+			return res
+		}
+		timer.Reset(earliest(next, deadline).Sub(now))
+		select {
+		case <-changed:
+		case <-s.done:
+		case <-timer.C:
+		case <-ctx.Done():
+			res.Wait = WaitResult{Reason: ReasonCancelled}
+			return res
+		}
+	}
+}
+
+func findIn(re *regexp.Regexp, text string) (string, bool) {
+	loc := re.FindStringIndex(text)
+	if loc == nil {
+		return "", false
+	}
+	return text[loc[0]:loc[1]], true
+}

@@ -43,7 +43,13 @@ func serve(args []string, stderr io.Writer) int {
 	memory := fs.String("session-memory", "16MiB", "output kept in memory per session (e.g. 512KiB, 16MiB, 1GiB)")
 	ttl := fs.Duration("exited-ttl", session.DefaultExitedTTL, "exited sessions are removed after this long (0: default, negative: never)")
 	grace := fs.Duration("kill-grace", 2*time.Second, "on shutdown, time between SIGTERM and SIGKILL")
+	sf := storeFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	stOpts, err := sf.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
 		return 2
 	}
 	limit, err := parseBytes(*memory)
@@ -68,8 +74,18 @@ func serve(args []string, stderr io.Writer) int {
 	if err := proctree.SetSubreaper(); err != nil {
 		logger.Warn("cannot become child subreaper; orphans go to init", "err", err)
 	}
-	mgr := session.NewManager(session.Config{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl,
-		KillGrace: *grace, Logger: logger})
+	cfg := session.Config{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl,
+		KillGrace: *grace, Logger: logger}
+	st, err := sf.open(stOpts, logger)
+	if err != nil {
+		logger.Error("cannot open the transcript store (run with --no-store to go without)", "err", err)
+		return 1
+	}
+	if st != nil {
+		defer st.Close()
+		cfg.NewLog, cfg.Recorder, cfg.NextID = st.NewLog, st.Recorder(), st.NextID
+	}
+	mgr := session.NewManager(cfg)
 	var g *proctree.Guard
 	if exe, err := os.Executable(); err == nil {
 		g, err = proctree.StartGuard(mgr.Spawner(), exe, []string{guardCommand}, mgr.Instance())
@@ -88,7 +104,7 @@ func serve(args []string, stderr io.Writer) int {
 		proctree.RunReaper(reaperCtx, owned)
 	}()
 
-	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger})
+	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger, Store: st})
 	logger.Info("agentty serving MCP on stdio", "version", version, "pid", os.Getpid())
 	runDone := make(chan error, 1)
 	go func() { runDone <- srv.Run(ctx, &mcp.StdioTransport{}) }()

@@ -87,7 +87,7 @@ type SendResult struct {
 // Text implements texter.
 func (r SendResult) Text() string { return r.ReadResult.Text() }
 
-func (t *tools) sendInput(ctx context.Context, _ *mcp.CallToolRequest, in SendInput) (SendResult, error) {
+func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in SendInput) (SendResult, error) {
 	s, err := t.mgr.Get(in.SessionID)
 	if err != nil {
 		return SendResult{}, err
@@ -104,7 +104,7 @@ func (t *tools) sendInput(ctx context.Context, _ *mcp.CallToolRequest, in SendIn
 		ro.DropEcho = in.Text + "\n"
 	}
 	deadline := time.Now().Add(max(w.Timeout, 5*time.Second))
-	n, err := s.Send(session.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF}, deadline)
+	n, err := s.Send(session.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF, From: clientName(req)}, deadline)
 	if err != nil {
 		return SendResult{}, err
 	}

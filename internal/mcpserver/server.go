@@ -13,12 +13,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/store"
 )
 
 // Options configure the server; nil means defaults.
 type Options struct {
 	Version string
 	Logger  *slog.Logger
+	// Store is the durable transcript store; nil when agentty runs with
+	// --no-store (history tools then see only what memory holds).
+	Store *store.Store
 }
 
 // instructions tell an agent how to use the tools well.
@@ -41,14 +45,15 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	t := &tools{mgr: mgr, log: logger}
+	t := &tools{mgr: mgr, log: logger, store: o.Store}
 	t.register(srv)
 	return srv
 }
 
 type tools struct {
-	mgr *session.Manager
-	log *slog.Logger
+	mgr   *session.Manager
+	log   *slog.Logger
+	store *store.Store // nil: memory only
 }
 
 // texter is an output that renders itself compactly for the content block.

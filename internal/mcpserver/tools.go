@@ -36,4 +36,5 @@ func (t *tools) register(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{}}, t.registerReader)
 	add(srv, t.log, &mcp.Tool{Name: "unregister_reader", Description: "Remove a reader added with register_reader.",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: false}}, t.unregisterReader)
+	t.registerHistory(srv)
 }

@@ -28,6 +28,12 @@ type Config struct {
 	// NewLog makes a session's output log; nil means in-memory logs. A
 	// durable transcript store plugs in here.
 	NewLog func(sessionID string, limit int64) outlog.Log
+	// Recorder observes inputs, resizes, signals and exits (nil: none).
+	Recorder Recorder
+	// NextID allocates a session id; nil or an error means "s<n>" from a
+	// counter of this Manager. A durable store allocates ids that stay
+	// unique across restarts and concurrent servers sharing it.
+	NextID func() (string, error)
 }
 
 // Defaults.
@@ -76,6 +82,9 @@ func NewManager(cfg Config) *Manager {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Recorder == nil {
+		cfg.Recorder = nopRecorder{}
+	}
 	if cfg.NewLog == nil {
 		cfg.NewLog = func(_ string, limit int64) outlog.Log { return outlog.NewMemory(limit) }
 	}
@@ -120,6 +129,13 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	m.seq++
 	id := "s" + strconv.Itoa(m.seq)
 	m.mu.Unlock()
+	if m.cfg.NextID != nil {
+		if nid, err := m.cfg.NextID(); err == nil {
+			id = nid
+		} else {
+			m.log.Warn("no session id from the store; using a local one", "err", err)
+		}
+	}
 
 	marker := proctree.EnvKey + "=" + m.instance + "/" + id
 	spec, err := resolve(&o, marker)
@@ -167,6 +183,9 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 		defer m.wg.Done()
 		s.exitLoop()
 	}()
+	rows, cols := s.proc.Size()
+	m.cfg.Recorder.Started(StartRecord{ID: id, Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Cwd,
+		EnvKeys: s.EnvKeys, Mode: s.Mode, PID: s.PID(), Rows: rows, Cols: cols, Started: s.Started})
 	m.log.Info("session started", "session", id, "pid", s.PID(), "mode", string(o.Mode), "command", s.Command)
 	return s, nil
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/keys"
 )
 
@@ -24,6 +25,8 @@ type Input struct {
 	Keys  []string
 	Enter bool
 	EOF   bool
+	// From names the sender (the MCP client) for the transcript.
+	From string
 }
 
 // op is one step of delivering input: bytes, a signal, or closing stdin.
@@ -102,13 +105,18 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 		return 0, err
 	}
 	s.touch()
+	// Echo off with canonical input means a password prompt: the transcript
+	// must not keep what is typed into it.
+	secret := false
 	if s.Mode == ModePTY {
 		if p, err := s.proc.Inspect(); err == nil {
 			s.mu.Lock()
 			s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
 			s.mu.Unlock()
+			secret = p.State == inputwait.AwaitingPassword
 		}
 	}
+	rec := s.mgr.cfg.Recorder
 	written := 0
 	for _, o := range ops {
 		switch {
@@ -116,13 +124,18 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 			if err := unix.Kill(-s.PID(), o.sig); err != nil && !errors.Is(err, unix.ESRCH) {
 				return written, fmt.Errorf("signal %v to process group %d: %w", o.sig, s.PID(), err)
 			}
+			rec.Signaled(s.ID, signalName(o.sig))
 		case o.close:
 			if err := s.proc.CloseStdin(); err != nil {
 				return written, fmt.Errorf("close stdin: %w", err)
 			}
+			rec.Signaled(s.ID, "stdin closed")
 		default:
 			n, err := s.proc.Write([]byte(o.data), deadline)
 			written += n
+			if n > 0 {
+				rec.Input(s.ID, []byte(o.data[:n]), secret, in.From)
+			}
 			if err != nil {
 				return written, s.writeErr(err, written, len(o.data))
 			}

@@ -99,7 +99,9 @@ func (s *Session) exitLoop() {
 	s.status = &st
 	s.exitedAt = time.Now()
 	s.drained = drained
+	at := s.exitedAt
 	s.mu.Unlock()
+	s.mgr.cfg.Recorder.Exited(s.ID, st, at)
 	if drained {
 		s.log.CloseWrite()
 		s.release()
@@ -133,6 +135,13 @@ func (s *Session) release() {
 // the root has exited. Idempotent: on an exited session it sweeps stray
 // descendants and returns the recorded status.
 func (s *Session) Terminate(ctx context.Context, grace time.Duration) (ExitStatus, error) {
+	if !isDone(s.done) {
+		sig := "SIGTERM"
+		if grace <= 0 {
+			sig = "SIGKILL"
+		}
+		s.mgr.cfg.Recorder.Signaled(s.ID, sig)
+	}
 	if _, err := proctree.Terminate(ctx, s.PID(), s.marker, grace); err != nil {
 		return ExitStatus{}, fmt.Errorf("terminate %s: %w", s.ID, err)
 	}
@@ -177,5 +186,9 @@ func (s *Session) Resize(rows, cols int) error {
 	if isDone(s.done) {
 		return s.exitedErr()
 	}
-	return s.proc.Resize(rows, cols)
+	if err := s.proc.Resize(rows, cols); err != nil {
+		return err
+	}
+	s.mgr.cfg.Recorder.Resized(s.ID, rows, cols)
+	return nil
 }

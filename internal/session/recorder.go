@@ -10,13 +10,14 @@ import "time"
 type Recorder interface {
 	// Started is called once the process runs (its pid is known).
 	Started(r StartRecord)
-	// Input is called after input was written. Redacted is true when the
+	// Input is called just before input is written (so the transcript
+	// lists it before the output it causes). Redacted is true when the
 	// terminal had echo off (a password prompt); data is then not to be
 	// kept. From names who sent it (the MCP client), "" if unknown.
 	Input(id string, data []byte, redacted bool, from string)
 	// Resized is called after a PTY got a new size.
 	Resized(id string, rows, cols int)
-	// Signaled is called when agentty sends a signal to the session (a
+	// Signaled is called just before agentty sends a signal to the session (a
 	// terminate request or a pipe-mode control key).
 	Signaled(id string, signal string)
 	// Exited is called once with the final status.

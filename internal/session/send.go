@@ -120,22 +120,22 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	written := 0
 	for _, o := range ops {
 		switch {
+		// Each step is recorded before it happens, so the transcript
+		// lists the input before the output it causes.
 		case o.sig != 0:
+			rec.Signaled(s.ID, signalName(o.sig))
 			if err := unix.Kill(-s.PID(), o.sig); err != nil && !errors.Is(err, unix.ESRCH) {
 				return written, fmt.Errorf("signal %v to process group %d: %w", o.sig, s.PID(), err)
 			}
-			rec.Signaled(s.ID, signalName(o.sig))
 		case o.close:
+			rec.Signaled(s.ID, "stdin closed")
 			if err := s.proc.CloseStdin(); err != nil {
 				return written, fmt.Errorf("close stdin: %w", err)
 			}
-			rec.Signaled(s.ID, "stdin closed")
 		default:
+			rec.Input(s.ID, []byte(o.data), secret, in.From)
 			n, err := s.proc.Write([]byte(o.data), deadline)
 			written += n
-			if n > 0 {
-				rec.Input(s.ID, []byte(o.data[:n]), secret, in.From)
-			}
 			if err != nil {
 				return written, s.writeErr(err, written, len(o.data))
 			}

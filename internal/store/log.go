@@ -39,6 +39,7 @@ type Log struct {
 	gapFrom  int64 // first byte of the current gap
 	gapLine  int64
 	gapBytes int64 // bytes dropped since gapFrom; 0: no gap open
+	gapNL    int64 // newlines among them
 
 	diskBytes int64 // written by the writer goroutine only
 

@@ -66,12 +66,13 @@ func (s *Store) enqueueOutput(l *Log, stream uint8, p []byte, off, line, nl int6
 	if l.gapBytes > 0 {
 		if s.pendBytes+n > s.opt.MaxPending {
 			l.gapBytes += n
+			l.gapNL += nl
 			return
 		}
 		s.closeGap(l, now)
 	}
 	if s.pendBytes+n > s.opt.MaxPending {
-		l.gapFrom, l.gapLine, l.gapBytes = off, line, n
+		l.gapFrom, l.gapLine, l.gapBytes, l.gapNL = off, line, n, nl
 		return
 	}
 	s.pendBytes += n
@@ -93,11 +94,13 @@ func (s *Store) closeGap(l *Log, now int64) {
 		return
 	}
 	msg := fmt.Sprintf("output bytes %d-%d not stored: the disk writer fell behind", l.gapFrom, l.gapFrom+l.gapBytes)
-	s.push(&op{kind: opRecord, rkind: kindEvent, sid: l.id, t: now, off: l.gapFrom, line: l.gapLine,
-		size: l.gapBytes, event: "gap", data: []byte(msg)})
+	// The gap moves the session's end like output does (log set), but
+	// adds nothing on disk.
+	s.push(&op{kind: opRecord, rkind: kindEvent, log: l, sid: l.id, t: now, off: l.gapFrom, line: l.gapLine,
+		nl: l.gapNL, size: l.gapBytes, event: "gap", data: []byte(msg)})
 	s.log.Warn("store gap", "session", l.id, "from", l.gapFrom, "bytes", l.gapBytes)
 	l.open = nil
-	l.gapBytes = 0
+	l.gapBytes, l.gapNL = 0, 0
 }
 
 // enqueueEvent queues a non-output record of session id.
@@ -226,8 +229,10 @@ func (s *Store) commit(batch []*op) (map[*Log]struct{}, error) {
 					p = &progress{}
 					moved[o.log] = p
 				}
-				p.end, p.lines = o.off+o.size, o.line+o.nl
-				p.added += o.size
+				p.end, p.lines = max(p.end, o.off+o.size), max(p.lines, o.line+o.nl)
+				if o.rkind == kindOutput {
+					p.added += o.size
+				}
 			}
 		case opStart:
 			if err := insertSession(tx, o.start, s.owner, s.ownerStart, now); err != nil {

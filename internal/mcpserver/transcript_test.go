@@ -1,0 +1,146 @@
+package mcpserver
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+func TestTranscript_PasswordRedacted(t *testing.T) {
+	dir := t.TempDir()
+	c, st := newStoreClient(t, dir, session.Config{}, nil)
+	const secret = "hunter2-Zq9"
+	r := c.start(map[string]any{"argv": []string{"bash", "-c", `read -s -p "Password: " pw; echo; echo "got ${#pw} chars"; read -p "name? " n; echo "hello $n"`}})
+	if r.State != "awaiting_password" {
+		t.Fatalf("state %q, want awaiting_password (output %q)", r.State, r.Output)
+	}
+	var out SendResult
+	c.call("send_input", map[string]any{"session_id": r.SessionID, "text": secret, "enter": true}, &out)
+	if !strings.Contains(out.Output, "got 11 chars") {
+		t.Fatalf("after password: %q", out.Output)
+	}
+	c.call("send_input", map[string]any{"session_id": r.SessionID, "text": "visible-name", "enter": true, "until": "hello"}, &out)
+
+	var msgs ListMessagesResult
+	c.call("list_messages", map[string]any{"session_id": r.SessionID, "types": []string{"input"}}, &msgs)
+	if len(msgs.Messages) != 2 {
+		t.Fatalf("input messages: %+v, want 2", msgs.Messages)
+	}
+	pw, name := msgs.Messages[0], msgs.Messages[1]
+	if !pw.Redacted || pw.Content != "" || pw.Size != int64(len(secret)+1) || pw.From != "test-agent" {
+		t.Errorf("password input recorded as %+v; want redacted, no content, size %d, from test-agent", pw, len(secret)+1)
+	}
+	if name.Redacted || name.Content != "visible-name\r" {
+		t.Errorf("name input recorded as %+v", name)
+	}
+	var h HistoryResult
+	c.call("get_history", map[string]any{"session_id": r.SessionID, "lines": 100}, &h)
+	if strings.Contains(h.Text(), secret) {
+		t.Errorf("get_history shows the password: %q", h.Text())
+	}
+	var found SearchResult
+	c.call("search_output", map[string]any{"pattern": "hunter2"}, &found)
+	if found.Count != 0 {
+		t.Errorf("search_output finds the password: %+v", found.Matches)
+	}
+	// Nothing on disk holds it: database, WAL or anything else.
+	if !st.Sync(10e9) {
+		t.Fatal("sync timed out")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(files) == 0 {
+		t.Fatal("no store files")
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(secret)) {
+			t.Errorf("%s contains the password", filepath.Base(f))
+		}
+		if strings.HasSuffix(f, "-wal") || strings.HasSuffix(f, ".db") {
+			if !bytes.Contains(b, []byte("visible-name")) && strings.HasSuffix(f, "-wal") {
+				t.Logf("%s does not hold the name yet (checkpointed)", filepath.Base(f))
+			}
+		}
+	}
+}
+
+func TestTranscript_MessagesInOrder(t *testing.T) {
+	c, _ := newStoreClient(t, t.TempDir(), session.Config{}, nil)
+	r := c.start(map[string]any{"argv": []string{"cat"}, "mode": "pipe", "timeout_ms": 0})
+	var out SendResult
+	c.call("send_input", map[string]any{"session_id": r.SessionID, "text": "alpha", "enter": true, "until": "alpha"}, &out)
+	c.call("send_input", map[string]any{"session_id": r.SessionID, "keys": []string{"ctrl+d"}, "timeout_ms": 10000}, &out)
+	if out.State != "exited" {
+		var rr ReadResult
+		c.call("read_output", map[string]any{"session_id": r.SessionID, "timeout_ms": 10000}, &rr)
+	}
+	var msgs ListMessagesResult
+	c.call("list_messages", map[string]any{"session_id": r.SessionID}, &msgs)
+	var got []string
+	for _, m := range msgs.Messages {
+		got = append(got, m.Type+":"+m.Event+":"+m.Content)
+	}
+	want := []string{"input::alpha\n", "output::alpha\n", "event:signal:stdin closed", "event:exit:exit code 0"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("messages %q\nwant %q", got, want)
+	}
+	var one GetMessageResult
+	c.call("get_message", map[string]any{"session_id": r.SessionID, "message_id": msgs.Messages[1].ID, "offset": 2}, &one)
+	if one.Content != "pha\n" || one.Type != "output" || one.Stream != "stdout" {
+		t.Errorf("get_message from offset 2: %+v", one)
+	}
+	// Paging.
+	var page ListMessagesResult
+	c.call("list_messages", map[string]any{"session_id": r.SessionID, "limit": 1, "after_id": msgs.Messages[0].ID}, &page)
+	if len(page.Messages) != 1 || page.Messages[0].ID != msgs.Messages[1].ID || !page.HasMore {
+		t.Errorf("page after first: %+v", page)
+	}
+	if msg := c.toolError("get_message", map[string]any{"session_id": r.SessionID, "message_id": 999999}); !strings.Contains(msg, "not in the transcript store") {
+		t.Errorf("missing message: %q", msg)
+	}
+}
+
+func TestTranscript_SearchNewestFirstAndDelete(t *testing.T) {
+	c, _ := newStoreClient(t, t.TempDir(), session.Config{}, nil)
+	var ids []string
+	for _, word := range []string{"first", "second", "third"} {
+		r := c.start(map[string]any{"command": "echo 'needle " + word + "'; echo other; echo 'needle " + word + " again'", "mode": "pipe", "until": "again"})
+		ids = append(ids, r.SessionID)
+	}
+	var found SearchResult
+	c.call("search_output", map[string]any{"pattern": `^needle`, "max_results": 3}, &found)
+	var got []string
+	for _, m := range found.Matches {
+		got = append(got, m.SessionID+":"+m.Text)
+	}
+	want := []string{ids[2] + ":needle third again", ids[2] + ":needle third", ids[1] + ":needle second again"}
+	if strings.Join(got, "|") != strings.Join(want, "|") || found.Complete {
+		t.Fatalf("search = %q complete=%v\nwant %q, incomplete", got, found.Complete, want)
+	}
+	if found.Matches[0].Line != 3 || found.Matches[1].Line != 1 {
+		t.Errorf("line numbers %d, %d; want 3, 1", found.Matches[0].Line, found.Matches[1].Line)
+	}
+	c.call("search_output", map[string]any{"pattern": `needle`, "session_ids": []string{ids[0]}}, &found)
+	if found.Count != 2 || !found.Complete {
+		t.Errorf("search in %s: %+v", ids[0], found)
+	}
+	// delete_session removes the transcript as well.
+	c.call("delete_session", map[string]any{"session_id": ids[0]}, nil)
+	c.call("search_output", map[string]any{"pattern": `needle first`}, &found)
+	if found.Count != 0 {
+		t.Errorf("deleted session still searchable: %+v", found.Matches)
+	}
+	if msg := c.toolError("get_history", map[string]any{"session_id": ids[0]}); !strings.Contains(msg, "not found") {
+		t.Errorf("history of deleted session: %q", msg)
+	}
+	if msg := c.toolError("search_output", map[string]any{"pattern": "x", "since": "yesterday"}); !strings.Contains(msg, "RFC 3339") {
+		t.Errorf("bad since: %q", msg)
+	}
+}

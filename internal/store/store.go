@@ -214,3 +214,15 @@ func (s *Store) NextID() (string, error) {
 	}
 	return fmt.Sprintf("s%d", n), nil
 }
+
+// Check runs SQLite's integrity check on the database.
+func (s *Store) Check() error {
+	var res string
+	if err := s.db.QueryRow(`PRAGMA integrity_check`).Scan(&res); err != nil {
+		return fmt.Errorf("store: integrity check: %w", err)
+	}
+	if res != "ok" {
+		return fmt.Errorf("store: integrity check: %s", res)
+	}
+	return nil
+}

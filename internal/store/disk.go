@@ -31,21 +31,22 @@ func (s *Store) readOutput(sid string, from, limit int64, max int, streams outlo
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return d, fmt.Errorf("find chunk: %w", err)
 	}
-	rows, err := s.db.Query(`SELECT off, stream, data FROM records WHERE sid=? AND kind=0 AND off>=? AND off<? ORDER BY off`, sid, first, limit)
+	rows, err := s.db.Query(`SELECT off, stream, size, seg, pos FROM records WHERE sid=? AND kind=0 AND off>=? AND off<? ORDER BY off`, sid, first, limit)
 	if err != nil {
 		return d, fmt.Errorf("read chunks: %w", err)
 	}
 	defer rows.Close()
+	segs := s.segReader(sid)
+	defer segs.close()
 	at := from // next byte we want
 	started := false
 	for rows.Next() && len(d.data) < max {
-		var off int64
+		var off, size, seg, pos int64
 		var st int
-		var data []byte
-		if err := rows.Scan(&off, &st, &data); err != nil {
+		if err := rows.Scan(&off, &st, &size, &seg, &pos); err != nil {
 			return d, err
 		}
-		end := off + int64(len(data))
+		end := off + size
 		if end <= at {
 			continue
 		}
@@ -58,17 +59,18 @@ func (s *Store) readOutput(sid string, from, limit int64, max int, streams outlo
 		if !started {
 			d.from, started = at, true
 		}
-		data = data[at-off:]
-		if end > limit {
-			data = data[:limit-at]
-		}
-		if outlog.Stream(st)&streams != 0 {
-			n := min(len(data), max-len(d.data))
-			d.data = append(d.data, data[:n]...)
-			at += int64(n)
+		want := min(end, limit) - at
+		if outlog.Stream(st)&streams == 0 {
+			at += want
 			continue
 		}
-		at += int64(len(data))
+		want = min(want, int64(max-len(d.data)))
+		data, err := segs.read(seg, pos+at-off, want)
+		if err != nil {
+			return d, err
+		}
+		d.data = append(d.data, data...)
+		at += want
 	}
 	if err := rows.Err(); err != nil {
 		return d, err
@@ -82,30 +84,43 @@ func (s *Store) readOutput(sid string, from, limit int64, max int, streams outlo
 	return d, nil
 }
 
+// chunkData reads one output chunk's bytes from its segment.
+func (s *Store) chunkData(sid string, seg, pos, size int64) ([]byte, error) {
+	r := s.segReader(sid)
+	defer r.close()
+	return r.read(seg, pos, size)
+}
+
 // lineAt counts newlines before off from the chunk holding it.
 func (s *Store) lineAt(sid string, off int64) (int64, error) {
-	var coff, line int64
-	var data []byte
-	err := s.db.QueryRow(`SELECT off, line, data FROM records WHERE sid=? AND kind=0 AND off<=? ORDER BY off DESC LIMIT 1`, sid, off).Scan(&coff, &line, &data)
+	var coff, line, size, seg, pos int64
+	err := s.db.QueryRow(`SELECT off, line, size, seg, pos FROM records WHERE sid=? AND kind=0 AND off<=? ORDER BY off DESC LIMIT 1`, sid, off).Scan(&coff, &line, &size, &seg, &pos)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
 	if err != nil {
 		return 0, err
 	}
-	k := min(int(off-coff), len(data))
+	data, err := s.chunkData(sid, seg, pos, min(size, off-coff))
+	if err != nil {
+		return 0, err
+	}
+	k := len(data)
 	return line + int64(bytes.Count(data[:k], []byte{'\n'})), nil
 }
 
 // offsetAfterLine finds the offset just after the n-th newline: in the
 // last chunk that starts before it.
 func (s *Store) offsetAfterLine(sid string, n int64) (int64, error) {
-	var coff, line int64
-	var data []byte
-	err := s.db.QueryRow(`SELECT off, line, data FROM records WHERE sid=? AND kind=0 AND line<? ORDER BY line DESC, off DESC LIMIT 1`, sid, n).Scan(&coff, &line, &data)
+	var coff, line, size, seg, pos int64
+	err := s.db.QueryRow(`SELECT off, line, size, seg, pos FROM records WHERE sid=? AND kind=0 AND line<? ORDER BY line DESC, off DESC LIMIT 1`, sid, n).Scan(&coff, &line, &size, &seg, &pos)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
+	if err != nil {
+		return 0, err
+	}
+	data, err := s.chunkData(sid, seg, pos, size)
 	if err != nil {
 		return 0, err
 	}

@@ -21,6 +21,16 @@ type Message struct {
 	From     string // who sent an input
 	Redacted bool   // input typed at a password prompt: content not kept
 	Content  []byte // full or a prefix, as asked
+
+	seg, pos int64 // output: where the bytes are
+}
+
+// outputContent reads [at, at+max) of an output message from its segment.
+func (s *Store) outputContent(sid string, m Message, at, max int64) ([]byte, error) {
+	if at >= m.Size {
+		return nil, nil
+	}
+	return s.chunkData(sid, m.seg, m.pos+at, min(max, m.Size-at))
 }
 
 var kindNames = [...]string{kindOutput: "output", kindInput: "input", kindEvent: "event"}
@@ -35,13 +45,13 @@ func KindOf(name string) (int, bool) {
 	return 0, false
 }
 
-const messageCols = `id, kind, t, size, off, line, stream, event, who, redacted`
+const messageCols = `id, kind, t, size, off, line, stream, event, who, redacted, seg, pos`
 
 func scanMessage(sc scanner, content *[]byte) (Message, error) {
 	var m Message
 	var kind, stream int
 	var t int64
-	dest := []any{&m.ID, &kind, &t, &m.Size, &m.Offset, &m.Line, &stream, &m.Event, &m.From, &m.Redacted}
+	dest := []any{&m.ID, &kind, &t, &m.Size, &m.Offset, &m.Line, &stream, &m.Event, &m.From, &m.Redacted, &m.seg, &m.pos}
 	if content != nil {
 		dest = append(dest, content)
 	}
@@ -89,6 +99,16 @@ func (s *Store) Messages(sid string, q MessageQuery) (msgs []Message, more bool,
 		m.Content = content
 		msgs = append(msgs, m)
 	}
+	if err := rows.Err(); err != nil {
+		return nil, false, err
+	}
+	for i := range msgs {
+		if msgs[i].Type == "output" {
+			if msgs[i].Content, err = s.outputContent(sid, msgs[i], 0, int64(q.Preview)); err != nil {
+				return nil, false, err
+			}
+		}
+	}
 	if len(msgs) > q.Limit {
 		msgs, more = msgs[:q.Limit], true
 	}
@@ -105,6 +125,12 @@ func (s *Store) Message(sid string, id int64, at, max int64) (Message, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, fmt.Errorf("%w: message %d of session %s", ErrNotFound, id, sid)
 	}
+	if err != nil {
+		return m, err
+	}
 	m.Content = content
+	if m.Type == "output" {
+		m.Content, err = s.outputContent(sid, m, at, max)
+	}
 	return m, err
 }

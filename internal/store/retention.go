@@ -111,5 +111,10 @@ func (s *Store) pruneSession(l *Log) error {
 	l.diskStartLine.Store(line)
 	l.diskStart.Store(cut)
 	l.diskBytes -= dropped
-	return nil
+	// Whole segment files before the first kept chunk go.
+	var first int64
+	if err := s.db.QueryRow(`SELECT seg FROM records WHERE sid=? AND kind=0 ORDER BY off LIMIT 1`, l.id).Scan(&first); err != nil {
+		return err
+	}
+	return s.removeSegmentsBefore(l.id, first)
 }

@@ -72,11 +72,13 @@ func (s *Store) Search(re *regexp.Regexp, o SearchOptions) (SearchResult, error)
 // searchSession scans one session's output from its end backwards. It
 // returns true when a bound was hit.
 func (s *Store) searchSession(id string, re *regexp.Regexp, o SearchOptions, res *SearchResult) (bool, error) {
-	rows, err := s.db.Query(`SELECT line, t, data FROM records WHERE sid=? AND kind=0 ORDER BY off DESC`, id)
+	rows, err := s.db.Query(`SELECT line, t, size, seg, pos FROM records WHERE sid=? AND kind=0 ORDER BY off DESC`, id)
 	if err != nil {
 		return false, err
 	}
 	defer rows.Close()
+	segs := s.segReader(id)
+	defer segs.close()
 	var carry []byte // start of the line after this chunk, continued here
 	var carryLine int64
 	var carryT int64
@@ -92,9 +94,12 @@ func (s *Store) searchSession(id string, re *regexp.Regexp, o SearchOptions, res
 		return len(res.Matches) >= o.MaxResults
 	}
 	for rows.Next() {
-		var line, t int64
-		var data []byte
-		if err := rows.Scan(&line, &t, &data); err != nil {
+		var line, t, size, seg, pos int64
+		if err := rows.Scan(&line, &t, &size, &seg, &pos); err != nil {
+			return false, err
+		}
+		data, err := segs.read(seg, pos, size)
+		if err != nil {
 			return false, err
 		}
 		res.Scanned += int64(len(data))

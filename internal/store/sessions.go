@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/agentty/agentty/internal/session"
@@ -149,25 +150,29 @@ func (s *Store) OpenLog(id string) (*Log, error) {
 	return l, nil
 }
 
-// Delete removes a session's record and transcript. The caller makes sure
-// the session is not running.
+// Delete removes a session's record, transcript and segment files. The
+// caller makes sure the session is not running.
 func (s *Store) Delete(id string) error {
-	s.Sync(syncWait)
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return errors.New("store: closed")
+	}
 	delete(s.live, id)
+	o := &op{kind: opDelete, sid: id, done: make(chan error, 1)}
+	s.push(o)
 	s.mu.Unlock()
-	n, err := s.deleteSession(id)
-	if err != nil {
+	s.Sync(syncWait)
+	select {
+	case err := <-o.done:
 		return err
+	case <-time.After(syncWait):
+		return errors.New("store: delete is taking long; it will finish in the background")
 	}
-	if n == 0 {
-		return fmt.Errorf("%w: session %q", ErrNotFound, id)
-	}
-	return nil
 }
 
-// deleteSession removes one session in a transaction; it returns how many
-// session rows went.
+// deleteSession removes one session's rows and files; it returns how many
+// session rows went. Writer goroutine only (or before it starts).
 func (s *Store) deleteSession(id string) (int64, error) {
 	tx, err := s.db.Begin()
 	if err != nil {
@@ -182,7 +187,14 @@ func (s *Store) deleteSession(id string) (int64, error) {
 		return 0, fmt.Errorf("delete session %s: %w", id, err)
 	}
 	n, _ := res.RowsAffected()
-	return n, tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return 0, err
+	}
+	s.closeSegments(id)
+	if err := os.RemoveAll(s.segDir(id)); err != nil {
+		return n, fmt.Errorf("remove segment files of %s: %w", id, err)
+	}
+	return n, nil
 }
 
 // Forget drops a live session's log from the store's bookkeeping once the

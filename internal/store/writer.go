@@ -23,6 +23,7 @@ const (
 	opRecord opKind = iota // a row of records
 	opStart                // a new session row
 	opExit                 // a session's final status
+	opDelete               // remove a session's records and files (done reports)
 )
 
 // op is one queued write. Output ops stay open for more contiguous bytes
@@ -44,6 +45,7 @@ type op struct {
 	redacted bool
 	start    *session.StartRecord
 	exit     *session.ExitStatus
+	done     chan error // opDelete: the result
 }
 
 // push queues o; s.mu must be held.
@@ -181,6 +183,11 @@ func (s *Store) commitPending() {
 	touched, err := s.commit(batch)
 	if err != nil {
 		s.log.Error("store commit failed; these records are not on disk", "records", len(batch), "err", err)
+		for _, o := range batch {
+			if o.kind == opDelete {
+				o.done <- err
+			}
+		}
 	}
 	s.mu.Lock()
 	s.committed += uint64(len(batch))
@@ -205,22 +212,31 @@ func (s *Store) commit(batch []*op) (map[*Log]struct{}, error) {
 		return nil, err
 	}
 	defer func() { _ = tx.Rollback() }()
-	ins, err := tx.Prepare(`INSERT INTO records(sid, kind, t, off, line, nl, stream, size, event, who, redacted, data) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)`)
+	ins, err := tx.Prepare(`INSERT INTO records(sid, kind, t, off, line, nl, stream, size, event, who, redacted, data, seg, pos) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	if err != nil {
 		return nil, err
 	}
 	defer ins.Close()
 	type progress struct{ end, lines, added int64 }
 	moved := map[*Log]*progress{}
+	var deletes []*op
 	now := time.Now().UnixNano()
 	for _, o := range batch {
 		switch o.kind {
 		case opRecord:
 			var data any
-			if !o.redacted && o.data != nil {
+			var seg, pos int64
+			switch {
+			case o.rkind == kindOutput:
+				// The bytes go to the segment file before the index row
+				// commits: a crash leaves at most unindexed bytes.
+				if seg, pos, err = s.appendSegment(o.sid, o.data); err != nil {
+					return nil, err
+				}
+			case !o.redacted && o.data != nil:
 				data = o.data
 			}
-			if _, err := ins.Exec(o.sid, o.rkind, o.t, o.off, o.line, o.nl, int(o.stream), o.size, o.event, o.who, o.redacted, data); err != nil {
+			if _, err := ins.Exec(o.sid, o.rkind, o.t, o.off, o.line, o.nl, int(o.stream), o.size, o.event, o.who, o.redacted, data, seg, pos); err != nil {
 				return nil, fmt.Errorf("insert record: %w", err)
 			}
 			if o.log != nil {
@@ -238,6 +254,8 @@ func (s *Store) commit(batch []*op) (map[*Log]struct{}, error) {
 			if err := insertSession(tx, o.start, s.owner, s.ownerStart, now); err != nil {
 				return nil, err
 			}
+		case opDelete:
+			deletes = append(deletes, o)
 		case opExit:
 			var code any
 			if o.exit.Signal == "" {
@@ -263,6 +281,14 @@ func (s *Store) commit(batch []*op) (map[*Log]struct{}, error) {
 		l.durable.Store(p.end)
 		l.diskBytes += p.added
 		out[l] = struct{}{}
+	}
+	// Deletes run after the batch so records queued before them go too.
+	for _, o := range deletes {
+		n, err := s.deleteSession(o.sid)
+		if err == nil && n == 0 {
+			err = fmt.Errorf("%w: session %q", ErrNotFound, o.sid)
+		}
+		o.done <- err
 	}
 	return out, nil
 }

@@ -176,6 +176,16 @@ func (s *Store) commitPending() {
 			o.log.open = nil
 		}
 	}
+	// The queue has room again: a gap still open is recorded now rather
+	// than at the next output, so it is on disk even if none comes.
+	now := time.Now().UnixNano()
+	for _, l := range s.live {
+		if l.gapBytes > 0 {
+			s.closeGap(l, now)
+			batch = append(batch, s.pending...)
+			s.pending = s.pending[:0]
+		}
+	}
 	s.mu.Unlock()
 	if len(batch) == 0 {
 		return

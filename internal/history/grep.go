@@ -47,9 +47,12 @@ func grep(l outlog.Log, from, to, first int64, q Query, res *Result) {
 			b.matches++
 			kept++
 			after = q.Context
-			for kept > q.MaxMatches && len(blocks) > 1 {
-				kept -= blocks[0].matches
-				blocks = blocks[1:]
+			for kept > q.MaxMatches {
+				blocks[0].dropFirstMatch(q.Context)
+				kept--
+				if blocks[0].matches == 0 {
+					blocks = blocks[1:]
+				}
 				res.Truncated = true
 			}
 			before = before[:0]
@@ -118,3 +121,24 @@ func grep(l outlog.Log, from, to, first int64, q Query, res *Result) {
 }
 
 func (b *block) last() int64 { return b.lines[len(b.lines)-1].N }
+
+// dropFirstMatch removes the block's oldest match with the lines before it
+// and the lines after it that are no longer context of the next match.
+func (b *block) dropFirstMatch(context int) {
+	i := 0
+	for !b.lines[i].Match {
+		i++
+	}
+	i++
+	j := i
+	for j < len(b.lines) && !b.lines[j].Match {
+		j++
+	}
+	if j < len(b.lines) {
+		i = max(i, j-context)
+	} else {
+		i = len(b.lines)
+	}
+	b.lines = b.lines[i:]
+	b.matches--
+}

@@ -102,8 +102,8 @@ func Get(l outlog.Log, q Query) Result {
 	res.FirstLine, res.LastLine = a+1, b
 	from := lineStart(l, a, st)
 	to := st.End
-	if b < st.Lines {
-		to = l.OffsetAfterLine(b)
+	if b < total {
+		to = lineStart(l, b, st)
 	}
 	if q.Grep != nil {
 		grep(l, from, to, max(a, st.StartLine)+1, q, &res)

@@ -25,8 +25,9 @@ func TestServe_ToolsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"delete_session", "get_session_info", "list_sessions", "read_output", "register_reader",
-		"resize_pty", "send_input", "start_process", "terminate_process", "unregister_reader"}
+	want := []string{"delete_session", "get_history", "get_message", "get_session_info", "list_messages", "list_sessions",
+		"read_output", "register_reader", "resize_pty", "search_output", "send_input", "start_process", "terminate_process",
+		"unregister_reader"}
 	var names []string
 	for _, tool := range tl.Tools {
 		names = append(names, tool.Name)
@@ -176,7 +177,7 @@ func TestServe_Demo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("demo: %v\nstdout:\n%s\nstderr:\n%s", err, out, readFile(t, stderr))
 	}
-	for _, want := range []string{"connected to agentty serve over stdio; 10 tools: delete_session, ", "awaiting_input", "done: "} {
+	for _, want := range []string{"connected to agentty serve over stdio; 14 tools: delete_session, ", "awaiting_input", "done: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo stdout lacks %q:\n%s", want, out)
 		}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -143,5 +144,63 @@ func TestTranscript_SearchNewestFirstAndDelete(t *testing.T) {
 	}
 	if msg := c.toolError("search_output", map[string]any{"pattern": "x", "since": "yesterday"}); !strings.Contains(msg, "RFC 3339") {
 		t.Errorf("bad since: %q", msg)
+	}
+}
+
+func TestReadOutput_OlderThanMemoryComesFromStore(t *testing.T) {
+	// Memory keeps 64 KiB; the program prints ~1.1 MB.
+	c, _ := newStoreClient(t, t.TempDir(), session.Config{OutputLimit: 64 << 10}, nil)
+	r := c.start(map[string]any{"argv": []string{"seq", "1", "160000"}, "mode": "pipe", "timeout_ms": 30000, "settle_ms": 0, "max_bytes": 1, "overflow": "page"})
+	if r.State != "exited" {
+		t.Fatalf("seq did not finish: %+v", r)
+	}
+	var info InfoResult
+	c.call("get_session_info", map[string]any{"session_id": r.SessionID}, &info)
+	if info.Evicted != 0 || info.Retained != info.Bytes {
+		t.Errorf("info: evicted %d retained %d of %d; want nothing evicted with the store", info.Evicted, info.Retained, info.Bytes)
+	}
+	var got strings.Builder
+	cursor := int64(0)
+	for {
+		var rr ReadResult
+		c.call("read_output", map[string]any{"session_id": r.SessionID, "cursor": cursor, "overflow": "page", "max_bytes": 100000, "timeout_ms": 0}, &rr)
+		if rr.LostBytes != 0 {
+			t.Fatalf("read from %d lost %d bytes", cursor, rr.LostBytes)
+		}
+		got.WriteString(rr.Output)
+		if rr.Cursor == cursor {
+			break
+		}
+		cursor = rr.Cursor
+	}
+	var want strings.Builder
+	for i := 1; i <= 160000; i++ {
+		fmt.Fprintf(&want, "%d\n", i)
+	}
+	if got.String() != want.String() {
+		t.Fatalf("read %d bytes through read_output, want %d identical", got.Len(), want.Len())
+	}
+	// since_line far in the past also resolves from disk.
+	var rr ReadResult
+	c.call("read_output", map[string]any{"session_id": r.SessionID, "since_line": 99, "max_lines": 2, "overflow": "page", "timeout_ms": 0}, &rr)
+	if rr.Output != "100\n101\n" {
+		t.Errorf("since_line 99: %q", rr.Output)
+	}
+}
+
+func TestTranscript_ResizeRecorded(t *testing.T) {
+	c, _ := newStoreClient(t, t.TempDir(), session.Config{}, nil)
+	r := c.start(map[string]any{"argv": []string{"cat"}, "timeout_ms": 0})
+	c.call("resize_pty", map[string]any{"session_id": r.SessionID, "rows": 30, "cols": 100}, nil)
+	c.call("terminate_process", map[string]any{"session_id": r.SessionID, "force": true}, nil)
+	var msgs ListMessagesResult
+	c.call("list_messages", map[string]any{"session_id": r.SessionID, "types": []string{"event"}}, &msgs)
+	var got []string
+	for _, m := range msgs.Messages {
+		got = append(got, m.Event+" "+m.Content)
+	}
+	want := []string{"resize 100x30", "signal SIGKILL", "exit killed by SIGKILL"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("events %q, want %q", got, want)
 	}
 }

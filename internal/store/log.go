@@ -63,7 +63,7 @@ func (s *Store) NewLog(id string, limit int64) outlog.Log {
 // Append implements outlog.Log: the bytes go to memory at once and are
 // queued for disk; it never waits on disk.
 func (l *Log) Append(stream outlog.Stream, p []byte) {
-	if len(p) == 0 {
+	if len(p) == 0 || l.mem == nil { // a past session's log is read-only
 		return
 	}
 	nl := int64(bytes.Count(p, []byte{'\n'}))

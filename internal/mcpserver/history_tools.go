@@ -32,7 +32,7 @@ func (t *tools) registerHistory(srv *mcp.Server) {
 	add(srv, t.log, &mcp.Tool{Name: "list_messages", Description: "The I/O records of a session in order: output chunks, inputs sent (with who sent them; input typed at a password prompt is redacted), and events (resize, signal, exit, gap). " +
 		"Each has an id, type, time, size and a content preview; page with after_id; get_message returns one in full.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.listMessages)
-	add(srv, t.log, &mcp.Tool{Name: "get_message", Description: "One I/O record of a session (id from list_messages) with its full content, paged by offset/max_bytes.",
+	add(srv, t.log, &mcp.Tool{Name: "get_message", Description: "I/O records of a session (message_id or message_ids from list_messages) with their full content, paged by offset/max_bytes.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.getMessage)
 }
 
@@ -420,57 +420,85 @@ func messageInfo(m store.Message, strip bool) MessageInfo {
 
 // GetMessageInput are get_message's arguments.
 type GetMessageInput struct {
-	SessionID string `json:"session_id" jsonschema:"session id (live or past)"`
-	MessageID int64  `json:"message_id" jsonschema:"id from list_messages"`
-	Offset    int64  `json:"offset,omitempty" jsonschema:"byte offset into the content (paging)"`
-	MaxBytes  int64  `json:"max_bytes,omitempty" jsonschema:"content bytes returned, default 64 KiB, at most 4 MiB"`
-	StripANSI *bool  `json:"strip_ansi,omitempty" jsonschema:"output: strip escape sequences (default true)"`
+	SessionID  string  `json:"session_id" jsonschema:"session id (live or past)"`
+	MessageID  int64   `json:"message_id,omitempty" jsonschema:"id from list_messages"`
+	MessageIDs []int64 `json:"message_ids,omitempty" jsonschema:"several ids at once (at most 50)"`
+	Offset     int64   `json:"offset,omitempty" jsonschema:"byte offset into each content (paging)"`
+	MaxBytes   int64   `json:"max_bytes,omitempty" jsonschema:"content bytes returned per message, default 64 KiB, at most 4 MiB in all"`
+	StripANSI  *bool   `json:"strip_ansi,omitempty" jsonschema:"output: strip escape sequences (default true)"`
 }
 
-// GetMessageResult is get_message's result.
-type GetMessageResult struct {
-	SessionID string `json:"session_id"`
+// FullMessage is one record with its content from ContentOffset.
+type FullMessage struct {
 	MessageInfo
 	ContentOffset int64 `json:"content_offset"`
 }
 
+// GetMessageResult is get_message's result.
+type GetMessageResult struct {
+	SessionID string        `json:"session_id"`
+	Messages  []FullMessage `json:"messages"`
+}
+
 // Text implements texter.
 func (r GetMessageResult) Text() string {
-	head := fmt.Sprintf("#%d %s %s %dB", r.ID, r.Time.Format(time.RFC3339Nano), r.Type, r.Size)
-	if r.Event != "" {
-		head += " " + r.Event
+	var b strings.Builder
+	for _, m := range r.Messages {
+		fmt.Fprintf(&b, "#%d %s %s %dB", m.ID, m.Time.Format(time.RFC3339Nano), m.Type, m.Size)
+		if m.Event != "" {
+			b.WriteString(" " + m.Event)
+		}
+		if m.From != "" {
+			b.WriteString(" from=" + m.From)
+		}
+		if m.Redacted {
+			b.WriteString(" [redacted: typed at a password prompt, not stored]")
+		}
+		if m.More {
+			fmt.Fprintf(&b, " [more from offset %d]", m.ContentOffset+int64(len(m.Content)))
+		}
+		b.WriteString("\n" + m.Content + "\n")
 	}
-	if r.From != "" {
-		head += " from=" + r.From
-	}
-	if r.Redacted {
-		head += " [redacted: typed at a password prompt, not stored]"
-	}
-	if r.More {
-		head += fmt.Sprintf(" [more from offset %d]", r.ContentOffset+int64(len(r.Content)))
-	}
-	return head + "\n" + r.Content
+	return b.String()
 }
+
+const maxMessageIDs = 50
 
 func (t *tools) getMessage(_ context.Context, _ *mcp.CallToolRequest, in GetMessageInput) (GetMessageResult, error) {
 	id, err := t.recordedID(in.SessionID)
 	if err != nil {
 		return GetMessageResult{}, err
 	}
-	if in.MessageID <= 0 || in.Offset < 0 || in.MaxBytes < 0 || in.MaxBytes > session.MaxBytesCap {
-		return GetMessageResult{}, fmt.Errorf("%w: message_id must be an id from list_messages, offset >= 0, max_bytes 1-%d", session.ErrBadArgs, session.MaxBytesCap)
+	ids := in.MessageIDs
+	if in.MessageID != 0 {
+		ids = append([]int64{in.MessageID}, ids...)
 	}
-	max := in.MaxBytes
-	if max == 0 {
-		max = session.DefaultMaxBytes
+	if len(ids) == 0 || len(ids) > maxMessageIDs {
+		return GetMessageResult{}, fmt.Errorf("%w: give message_id or 1-%d message_ids from list_messages", session.ErrBadArgs, maxMessageIDs)
 	}
-	m, err := t.store.Message(id, in.MessageID, in.Offset, max)
-	if err != nil {
-		return GetMessageResult{}, t.notRecorded(id, err)
+	if in.Offset < 0 || in.MaxBytes < 0 || in.MaxBytes > session.MaxBytesCap {
+		return GetMessageResult{}, fmt.Errorf("%w: offset must be >= 0 and max_bytes 1-%d", session.ErrBadArgs, session.MaxBytesCap)
 	}
-	mi := messageInfo(m, in.StripANSI == nil || *in.StripANSI)
-	mi.More = m.Type != "event" && !m.Redacted && in.Offset+int64(len(m.Content)) < m.Size
-	return GetMessageResult{SessionID: id, MessageInfo: mi, ContentOffset: in.Offset}, nil
+	per := in.MaxBytes
+	if per == 0 {
+		per = session.DefaultMaxBytes
+	}
+	// The reply stays under the cap however many ids are asked for.
+	per = min(per, session.MaxBytesCap/int64(len(ids)))
+	res := GetMessageResult{SessionID: id, Messages: []FullMessage{}}
+	for _, mid := range ids {
+		if mid <= 0 {
+			return GetMessageResult{}, fmt.Errorf("%w: message id %d: ids come from list_messages", session.ErrBadArgs, mid)
+		}
+		m, err := t.store.Message(id, mid, in.Offset, per)
+		if err != nil {
+			return GetMessageResult{}, t.notRecorded(id, err)
+		}
+		mi := messageInfo(m, in.StripANSI == nil || *in.StripANSI)
+		mi.More = m.Type != "event" && !m.Redacted && in.Offset+int64(len(m.Content)) < m.Size
+		res.Messages = append(res.Messages, FullMessage{MessageInfo: mi, ContentOffset: in.Offset})
+	}
+	return res, nil
 }
 
 // clientName is who sent a request, for the transcript: the MCP client's

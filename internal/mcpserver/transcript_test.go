@@ -95,8 +95,13 @@ func TestTranscript_MessagesInOrder(t *testing.T) {
 	}
 	var one GetMessageResult
 	c.call("get_message", map[string]any{"session_id": r.SessionID, "message_id": msgs.Messages[1].ID, "offset": 2}, &one)
-	if one.Content != "pha\n" || one.Type != "output" || one.Stream != "stdout" {
+	if len(one.Messages) != 1 || one.Messages[0].Content != "pha\n" || one.Messages[0].Type != "output" || one.Messages[0].Stream != "stdout" {
 		t.Errorf("get_message from offset 2: %+v", one)
+	}
+	var two GetMessageResult
+	c.call("get_message", map[string]any{"session_id": r.SessionID, "message_ids": []int64{msgs.Messages[0].ID, msgs.Messages[3].ID}}, &two)
+	if len(two.Messages) != 2 || two.Messages[0].Content != "alpha\n" || two.Messages[1].Content != "exit code 0" {
+		t.Errorf("get_message with two ids: %+v", two)
 	}
 	// Paging.
 	var page ListMessagesResult
@@ -123,6 +128,11 @@ func TestTranscript_SearchNewestFirstAndDelete(t *testing.T) {
 		got = append(got, m.SessionID+":"+m.Text)
 	}
 	want := []string{ids[2] + ":needle third again", ids[2] + ":needle third", ids[1] + ":needle second again"}
+	var bounded SearchResult
+	c.call("search_output", map[string]any{"pattern": `^needle`, "max_scan_bytes": 1}, &bounded)
+	if bounded.Complete || bounded.ScannedBytes == 0 || bounded.Count > 2 {
+		t.Errorf("search bounded to 1 byte: %+v", bounded)
+	}
 	if strings.Join(got, "|") != strings.Join(want, "|") || found.Complete {
 		t.Fatalf("search = %q complete=%v\nwant %q, incomplete", got, found.Complete, want)
 	}

@@ -236,3 +236,19 @@ func TestStore_LostAfterRestart(t *testing.T) {
 		t.Fatalf("NextID: %q %v", id, err)
 	}
 }
+
+func TestStore_OutputBeforeStartRecordCounts(t *testing.T) {
+	s := openTest(t, t.TempDir(), nil)
+	l := s.NewLog("s1", 1<<20).(*Log)
+	l.Append(outlog.Stdout, []byte("early\n"))
+	s.Sync(10 * time.Second) // committed before the engine reports the start
+	s.Recorder().Started(session.StartRecord{ID: "s1", Command: "prog", Mode: session.ModePTY, PID: 7, Started: time.Now()})
+	l.Append(outlog.Stdout, []byte("late\n"))
+	r, err := s.Session("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Command != "prog" || r.PID != 7 || r.Bytes != 11 || r.Lines != 2 || r.DiskBytes != 11 || r.State != StateRunning {
+		t.Fatalf("record %+v: want prog, pid 7, 11 bytes, 2 lines, 11 on disk, running", r)
+	}
+}

@@ -278,8 +278,12 @@ func (s *Store) commit(batch []*op) (map[*Log]struct{}, error) {
 		}
 	}
 	for l, p := range moved {
-		if _, err := tx.Exec(`UPDATE sessions SET bytes=MAX(bytes, ?), lines=MAX(lines, ?), disk_bytes=disk_bytes+?, last_seen=? WHERE id=?`,
-			p.end, p.lines, p.added, now, l.id); err != nil {
+		// An upsert: the pump can produce output, and the writer commit
+		// it, before the engine reports the start.
+		if _, err := tx.Exec(`INSERT INTO sessions(id, bytes, lines, disk_bytes, last_seen, owner_pid, owner_start) VALUES(?,?,?,?,?,?,?)
+			ON CONFLICT(id) DO UPDATE SET bytes=MAX(bytes, excluded.bytes), lines=MAX(lines, excluded.lines),
+			disk_bytes=disk_bytes+excluded.disk_bytes, last_seen=excluded.last_seen`,
+			l.id, p.end, p.lines, p.added, now, s.owner, s.ownerStart); err != nil {
 			return nil, fmt.Errorf("record progress: %w", err)
 		}
 	}

@@ -4,34 +4,35 @@ import "time"
 
 // Info is a snapshot of a session for list_sessions and get_session_info.
 type Info struct {
-	ID          string     `json:"session_id"`
-	Name        string     `json:"name,omitempty"`
-	Command     string     `json:"command"`
-	Argv        []string   `json:"argv"`
-	Mode        Mode       `json:"mode"`
-	Cwd         string     `json:"cwd"`
-	EnvKeys     []string   `json:"env_keys,omitempty"`
-	PID         int        `json:"pid"`
-	State       string     `json:"state"`
-	StateDetail string     `json:"state_detail,omitempty"`
-	ExitCode    *int       `json:"exit_code,omitempty"`
-	Signal      string     `json:"signal,omitempty"`
-	StartedAt   time.Time  `json:"started_at"`
-	ExitedAt    *time.Time `json:"exited_at,omitempty"`
-	// LostAt and LostReason are set on state "lost": a session recorded
+	ID          string       `json:"session_id"`
+	Name        string       `json:"name,omitempty"`
+	Command     string       `json:"command"`
+	Argv        []string     `json:"argv"`
+	Mode        Mode         `json:"mode"`
+	Cwd         string       `json:"cwd"`
+	EnvKeys     []string     `json:"env_keys,omitempty"`
+	PID         int          `json:"pid"`
+	State       string       `json:"state"`
+	StateDetail string       `json:"state_detail,omitempty"`
+	ExitCode    *int         `json:"exit_code,omitempty"`
+	Signal      string       `json:"signal,omitempty"`
+	StartedAt   time.Time    `json:"started_at"`
+	ExitedAt    *time.Time   `json:"exited_at,omitempty"`
+	UptimeMs    int64        `json:"uptime_ms"`
+	IdleMs      int64        `json:"idle_ms"`
+	Bytes       int64        `json:"bytes"`
+	Lines       int64        `json:"lines"`
+	Retained    int64        `json:"retained_bytes"`
+	Evicted     int64        `json:"evicted_bytes"`
+	Rows        int          `json:"rows,omitempty"`
+	Cols        int          `json:"cols,omitempty"`
+	Readers     []ReaderInfo `json:"readers"`
+
+	// LostAt and LostReason are set with state "lost": a session recorded
 	// as running whose process or connection is gone (LostAt is when
 	// agentty last saw it).
-	LostAt     *time.Time   `json:"lost_at,omitempty"`
-	LostReason string       `json:"lost_reason,omitempty"`
-	UptimeMs   int64        `json:"uptime_ms"`
-	IdleMs     int64        `json:"idle_ms"`
-	Bytes      int64        `json:"bytes"`
-	Lines      int64        `json:"lines"`
-	Retained   int64        `json:"retained_bytes"`
-	Evicted    int64        `json:"evicted_bytes"`
-	Rows       int          `json:"rows,omitempty"`
-	Cols       int          `json:"cols,omitempty"`
-	Readers    []ReaderInfo `json:"readers"`
+	LostAt     *time.Time `json:"lost_at,omitempty"`
+	LostReason string     `json:"lost_reason,omitempty"`
 }
 
 // Info describes the session now. Uptime of an exited session is how long

@@ -179,13 +179,15 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	m.sessions[id] = s
 	m.wg.Add(1)
 	m.mu.Unlock()
+	// Recorded before the exit goroutine runs, so the start always
+	// precedes the exit in the transcript.
+	rows, cols := s.proc.Size()
+	m.cfg.Recorder.Started(StartRecord{ID: id, Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Cwd,
+		EnvKeys: s.EnvKeys, Mode: s.Mode, PID: s.PID(), Rows: rows, Cols: cols, Started: s.Started})
 	go func() {
 		defer m.wg.Done()
 		s.exitLoop()
 	}()
-	rows, cols := s.proc.Size()
-	m.cfg.Recorder.Started(StartRecord{ID: id, Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Cwd,
-		EnvKeys: s.EnvKeys, Mode: s.Mode, PID: s.PID(), Rows: rows, Cols: cols, Started: s.Started})
 	m.log.Info("session started", "session", id, "pid", s.PID(), "mode", string(o.Mode), "command", s.Command)
 	return s, nil
 }

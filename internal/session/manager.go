@@ -30,8 +30,8 @@ type Config struct {
 	NewLog func(sessionID string, limit int64) outlog.Log
 	// Recorder observes inputs, resizes, signals and exits (nil: none).
 	Recorder Recorder
-	// NextID allocates a session id; nil or an error means "s<n>" from a
-	// counter of this Manager. A durable store allocates ids that stay
+	// NextID allocates a session id; nil means "s<n>" from a counter of
+	// this Manager, an error "s<n>-<instance>". A durable store allocates ids that stay
 	// unique across restarts and concurrent servers sharing it.
 	NextID func() (string, error)
 }
@@ -133,7 +133,10 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 		if nid, err := m.cfg.NextID(); err == nil {
 			id = nid
 		} else {
-			m.log.Warn("no session id from the store; using a local one", "err", err)
+			// The instance suffix keeps it apart from ids the store
+			// handed out before.
+			id += "-" + m.instance
+			m.log.Warn("no session id from the store; using a local one", "session", id, "err", err)
 		}
 	}
 

@@ -25,13 +25,13 @@ func (s *Store) retain(now time.Time) error {
 		}
 	}
 	var total int64
-	if err := s.db.QueryRow(`SELECT COALESCE(SUM(disk_bytes), 0) FROM sessions`).Scan(&total); err != nil {
+	if err := s.wdb.QueryRow(`SELECT COALESCE(SUM(disk_bytes), 0) FROM sessions`).Scan(&total); err != nil {
 		return fmt.Errorf("store: total size: %w", err)
 	}
 	if total <= s.opt.MaxTotalBytes {
 		return nil
 	}
-	rows, err := s.db.Query(`SELECT id, disk_bytes FROM sessions WHERE state!='running' ORDER BY COALESCE(exited_at, lost_at, last_seen), started_at`)
+	rows, err := s.wdb.Query(`SELECT id, disk_bytes FROM sessions WHERE state!='running' ORDER BY COALESCE(exited_at, lost_at, last_seen), started_at`)
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func (s *Store) retain(now time.Time) error {
 }
 
 func (s *Store) ids(q string, args ...any) ([]string, error) {
-	rows, err := s.db.Query(q, args...)
+	rows, err := s.wdb.Query(q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -83,14 +83,14 @@ func (s *Store) pruneSession(l *Log) error {
 	keep := s.opt.MaxSessionBytes * 9 / 10
 	cutBefore := l.durable.Load() - keep
 	var cut, line int64
-	err := s.db.QueryRow(`SELECT off, line FROM records WHERE sid=? AND kind=0 AND off>=? ORDER BY off LIMIT 1`, l.id, cutBefore).Scan(&cut, &line)
+	err := s.wdb.QueryRow(`SELECT off, line FROM records WHERE sid=? AND kind=0 AND off>=? ORDER BY off LIMIT 1`, l.id, cutBefore).Scan(&cut, &line)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && cut <= l.diskStart.Load() {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	tx, err := s.db.Begin()
+	tx, err := s.wdb.Begin()
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (s *Store) pruneSession(l *Log) error {
 	l.diskBytes -= dropped
 	// Whole segment files before the first kept chunk go.
 	var first int64
-	if err := s.db.QueryRow(`SELECT seg FROM records WHERE sid=? AND kind=0 ORDER BY off LIMIT 1`, l.id).Scan(&first); err != nil {
+	if err := s.wdb.QueryRow(`SELECT seg FROM records WHERE sid=? AND kind=0 ORDER BY off LIMIT 1`, l.id).Scan(&first); err != nil {
 		return err
 	}
 	return s.removeSegmentsBefore(l.id, first)

@@ -174,7 +174,7 @@ func (s *Store) Delete(id string) error {
 // deleteSession removes one session's rows and files; it returns how many
 // session rows went. Writer goroutine only (or before it starts).
 func (s *Store) deleteSession(id string) (int64, error) {
-	tx, err := s.db.Begin()
+	tx, err := s.wdb.Begin()
 	if err != nil {
 		return 0, err
 	}

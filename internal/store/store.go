@@ -94,7 +94,8 @@ func (o *Options) normalize() {
 // Store is an open transcript database. Close it to commit what is queued
 // and stop the writer.
 type Store struct {
-	db         *sql.DB
+	db         *sql.DB // readers (and NextID)
+	wdb        *sql.DB // the writer goroutine's one connection: commits, retention, deletes
 	opt        Options
 	log        *slog.Logger
 	owner      int   // this process's pid, recorded with its sessions
@@ -134,15 +135,24 @@ func Open(dir string, o *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	db.SetMaxOpenConns(4)
+	db.SetMaxOpenConns(8)
 	if err := migrate(db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("store: %s: %w", path, err)
 	}
-	s := &Store{db: db, opt: opt, log: opt.Logger, owner: os.Getpid(), ownerStart: procStart(os.Getpid()), path: path,
+	// The writer has a connection of its own, so long reads (a search
+	// over gigabytes) can never starve it into recording gaps.
+	wdb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	wdb.SetMaxOpenConns(1)
+	s := &Store{db: db, wdb: wdb, opt: opt, log: opt.Logger, owner: os.Getpid(), ownerStart: procStart(os.Getpid()), path: path,
 		commitCh: make(chan struct{}), live: map[string]*Log{}, segs: map[string]*segment{}, wake: make(chan struct{}, 1), nudge: make(chan struct{}, 1)}
 	if err := s.markLost(); err != nil {
 		db.Close()
+		wdb.Close()
 		return nil, err
 	}
 	if err := s.retain(time.Now()); err != nil {
@@ -173,7 +183,7 @@ func (s *Store) Close() error {
 	s.cancel()
 	s.wg.Wait()
 	s.closeSegments("")
-	return s.db.Close()
+	return errors.Join(s.wdb.Close(), s.db.Close())
 }
 
 const schema = `

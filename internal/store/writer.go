@@ -217,7 +217,7 @@ func (s *Store) commitPending() {
 
 // commit writes batch in one transaction and returns the logs it moved.
 func (s *Store) commit(batch []*op) (map[*Log]struct{}, error) {
-	tx, err := s.db.Begin()
+	tx, err := s.wdb.Begin()
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +328,7 @@ func insertSession(tx *sql.Tx, r *session.StartRecord, owner int, ownerStart, no
 
 // beat refreshes last_seen of this server's running sessions.
 func (s *Store) beat() {
-	if _, err := s.db.Exec(`UPDATE sessions SET last_seen=? WHERE owner_pid=? AND owner_start=? AND state='running'`,
+	if _, err := s.wdb.Exec(`UPDATE sessions SET last_seen=? WHERE owner_pid=? AND owner_start=? AND state='running'`,
 		time.Now().UnixNano(), s.owner, s.ownerStart); err != nil {
 		s.log.Warn("store heartbeat failed", "err", err)
 	}

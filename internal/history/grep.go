@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/termtext"
 )
 
 // block is a run of consecutive returned lines around one or more matches.
@@ -22,10 +23,24 @@ func grep(l outlog.Log, from, to, first int64, q Query, res *Result) {
 	n := first
 	size := 0
 	visit := func(raw []byte) {
-		text := cleanLine(raw, q.Raw)
+		var text string
+		var matched bool
+		if termtext.IsPlain(raw) {
+			// Plain text cleans to itself: match the bytes, and copy
+			// them only when the line is kept.
+			matched = q.Grep.Match(raw)
+			if !matched && after == 0 && q.Context == 0 {
+				n++
+				return
+			}
+			text = string(raw)
+		} else {
+			text = cleanLine(raw, q.Raw)
+			matched = q.Grep.MatchString(text)
+		}
 		ln := Line{N: n, Text: text}
 		n++
-		if q.Grep.MatchString(text) {
+		if matched {
 			ln.Match = true
 			res.Matches++
 			// before only holds lines after the last block, so the new

@@ -84,13 +84,20 @@ func (s *Store) searchSession(id string, re *regexp.Regexp, o SearchOptions, res
 	var carryT int64
 	first := true
 	emit := func(line []byte, n int64, t int64) bool {
-		text, _ := termtext.Clean(line, true)
-		if re.MatchString(text) {
-			if len(text) > o.MaxLineBytes {
-				text = text[:o.MaxLineBytes]
+		var text string
+		if termtext.IsPlain(line) {
+			// Plain text cleans to itself: no copy unless it matches.
+			if !re.Match(line) {
+				return false
 			}
-			res.Matches = append(res.Matches, Match{SessionID: id, Line: n, Text: text, Time: time.Unix(0, t)})
+			text = string(line)
+		} else if text, _ = termtext.Clean(line, true); !re.MatchString(text) {
+			return false
 		}
+		if len(text) > o.MaxLineBytes {
+			text = text[:o.MaxLineBytes]
+		}
+		res.Matches = append(res.Matches, Match{SessionID: id, Line: n, Text: text, Time: time.Unix(0, t)})
 		return len(res.Matches) >= o.MaxResults
 	}
 	for rows.Next() {

@@ -65,6 +65,11 @@ type ingestResult struct {
 	Counted int64   `json:"counted_bytes,omitempty"`
 	Seconds float64 `json:"seconds"`
 	MBps    float64 `json:"mb_per_s"`
+	// With the transcript store: bytes on disk after the run, per byte of
+	// output, and output the writer could not keep up with.
+	DiskBytes int64   `json:"disk_bytes,omitempty"`
+	WriteAmp  float64 `json:"write_amplification,omitempty"`
+	GapBytes  int64   `json:"gap_bytes,omitempty"`
 }
 
 // memBench is the server memory section.
@@ -176,13 +181,17 @@ func printBench(w io.Writer, r *benchResults) {
 	fmt.Fprintln(w)
 
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "Ingest\tprogram bytes\tcounted bytes\tseconds\tMB/s\t")
+	fmt.Fprintln(tw, "Ingest\tprogram bytes\tcounted bytes\tseconds\tMB/s\tdisk bytes\twrite amp.\tgap bytes\t")
 	for _, in := range r.Ingest {
 		counted := "-"
 		if in.Counted > 0 {
 			counted = fmt.Sprint(in.Counted)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%.0f\t\n", in.Name, in.Bytes, counted, in.Seconds, in.MBps)
+		disk, amp, gap := "-", "-", "-"
+		if in.DiskBytes > 0 {
+			disk, amp, gap = fmt.Sprint(in.DiskBytes), fmt.Sprintf("%.3f", in.WriteAmp), fmt.Sprint(in.GapBytes)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%.0f\t%s\t%s\t%s\t\n", in.Name, in.Bytes, counted, in.Seconds, in.MBps, disk, amp, gap)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "(MB/s = program bytes / 1e6 / seconds; agentty rows time start_process until the session is exited with")

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +54,11 @@ func benchServer(ctx context.Context, extra ...string) (*mcp.ClientSession, *exe
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, nil, err
+	}
+	// Measurements run without the transcript store unless one names a
+	// data directory: nothing of a bench lands in the user's store.
+	if !slices.Contains(extra, "-data-dir") {
+		extra = append([]string{"-no-store"}, extra...)
 	}
 	cmd := exec.Command(exe, append([]string{"serve", "-log-level", "warn"}, extra...)...)
 	cmd.Stderr = os.Stderr
@@ -301,11 +308,24 @@ func benchIngest(ctx context.Context, size int64) ([]ingestResult, error) {
 		if v.mode == "pty" {
 			want += size / int64(len(ingestLine)+1)
 		}
-		in, err := agenttyIngest(ctx, v.mode, size, want, v.flag)
+		in, err := agenttyIngest(ctx, v.mode, size, want, "", v.flag)
 		if err != nil {
 			return out, fmt.Errorf("%s: %w", v.name, err)
 		}
-		in.Name = v.name
+		in.Name = v.name + ", --no-store"
+		out = append(out, in)
+		if v.flag != "" {
+			continue
+		}
+		dir, err := os.MkdirTemp("", "agentty-bench-store-")
+		if err != nil {
+			return out, err
+		}
+		in, err = agenttyIngest(ctx, v.mode, size, want, dir)
+		_ = os.RemoveAll(dir)
+		if err != nil {
+			return out, fmt.Errorf("%s with store: %w", v.name, err)
+		}
 		out = append(out, in)
 	}
 	raw := exec.CommandContext(ctx, "sh", "-c", ingestPipeline(size)+" >/dev/null")
@@ -350,12 +370,12 @@ func ingestRate(name string, size, counted int64, d time.Duration) ingestResult 
 // start_process until read_output reports the session exited; the server
 // reports exited only after the last output was collected, and the byte
 // count is checked against what the program wrote.
-func agenttyIngest(ctx context.Context, mode string, size, want int64, flag string) (ingestResult, error) {
-	var extra []string
-	if flag != "" {
-		extra = append(extra, flag)
+func agenttyIngest(ctx context.Context, mode string, size, want int64, dataDir string, extra ...string) (ingestResult, error) {
+	flags := extra
+	if dataDir != "" {
+		flags = append(flags, "-data-dir", dataDir)
 	}
-	cs, _, err := benchServer(ctx, extra...)
+	cs, cmd, err := benchServer(ctx, flags...)
 	if err != nil {
 		return ingestResult{}, err
 	}
@@ -398,7 +418,45 @@ func agenttyIngest(ctx context.Context, mode string, size, want int64, flag stri
 	if info.ExitCode == nil || *info.ExitCode != 0 {
 		return ingestResult{}, fmt.Errorf("pipeline did not exit 0: %v", info.ExitCode)
 	}
-	return ingestRate("agentty "+mode+" mode", size, info.Bytes, d), nil
+	if dataDir == "" {
+		return ingestRate("agentty "+mode+" mode, --no-store", size, info.Bytes, d), nil
+	}
+	res := ingestRate("agentty "+mode+" mode, store on", size, info.Bytes, d)
+	// Gaps (output the writer could not keep up with) are events.
+	var msgs struct {
+		Messages []struct {
+			Event string `json:"event"`
+			Size  int64  `json:"size"`
+		} `json:"messages"`
+	}
+	if _, err := call(ctx, cs, "list_messages", map[string]any{"session_id": st.SessionID, "types": []string{"event"}, "limit": 500}, &msgs); err != nil {
+		return res, err
+	}
+	for _, m := range msgs.Messages {
+		if m.Event == "gap" {
+			res.GapBytes += m.Size
+		}
+	}
+	// Disk use once the server closed the database (WAL checkpointed).
+	cs.Close()
+	_ = cmd.Wait()
+	res.DiskBytes = dirSize(dataDir)
+	res.WriteAmp = float64(res.DiskBytes) / float64(info.Bytes)
+	return res, nil
+}
+
+// dirSize sums the sizes of the files under dir.
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }
 
 // directPTYIngest reads the pipeline's output from a PTY master in this

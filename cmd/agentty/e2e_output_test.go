@@ -77,7 +77,9 @@ func TestServe_LargeOutput(t *testing.T) {
 
 	t.Run("evicted", func(t *testing.T) {
 		t.Parallel()
-		s := startServer(t, "-session-memory", "1MiB")
+		// Memory eviction is what this tests: without the store, output
+		// older than memory is gone.
+		s := startServer(t, "-session-memory", "1MiB", "-no-store")
 		var start readResult
 		s.call("start_process", map[string]any{"argv": []string{"seq", "1", "1500000"}, "mode": "pipe",
 			"timeout_ms": 60000, "settle_ms": 0, "max_bytes": 1, "overflow": "page"}, &start)

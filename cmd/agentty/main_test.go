@@ -52,7 +52,9 @@ func selfCommand(t *testing.T, args ...string) *exec.Cmd {
 	// A -race binary sleeps 1 s at exit by default; the server waits for
 	// its guard, so every server would cost 2 s.
 	race := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
-	cmd.Env = append(os.Environ(), e2eEnv+"=1", "GORACE="+race)
+	// The transcript store defaults to $XDG_STATE_HOME/agentty: tests keep
+	// it in their own temporary directory, never in the real home.
+	cmd.Env = append(os.Environ(), e2eEnv+"=1", "GORACE="+race, "XDG_STATE_HOME="+t.TempDir())
 	return cmd
 }
 

@@ -49,6 +49,7 @@ func serve(args []string, stderr io.Writer) int {
 	hf.register(fs)
 	lim := limitFlags(fs)
 	sshf := addSSHFlags(fs)
+	sf := storeFlags(fs)
 	screens := fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)")
 	cfg, err := config.Load(fs, args, nil)
 	if err != nil {
@@ -57,12 +58,22 @@ func serve(args []string, stderr io.Writer) int {
 		}
 		return 2
 	}
+	stOpts, err := sf.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
+		return 2
+	}
 	limit, err := parseBytes(*memory)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentty serve: -session-memory: %v\n", err)
 		return 2
 	}
-	gate, err := setupGate(fs, cfg, lim)
+	dataDir, err := sf.dir()
+	if err != nil {
+		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
+		return 2
+	}
+	gate, err := setupGate(fs, cfg, lim, dataDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
 		return 2
@@ -99,10 +110,20 @@ func serve(args []string, stderr io.Writer) int {
 	}
 	pool := sshf.pool(logger, sshSec)
 	defer pool.Close() // after mgr.Close below: remote sessions are terminated over their connections first
-	mgr := session.NewManager(session.Config{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl,
+	scfg := session.Config{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl,
 		KillGrace: *grace, Logger: logger, IdleTimeout: lim.idle, MaxRuntime: lim.runtime, MaxInputBytes: gate.maxInput,
 		Remote: pool.Start, NoScreen: !*screens,
-		OnExit: mcpserver.RecordExit(gate.audit, nil)})
+		OnExit: mcpserver.RecordExit(gate.audit, nil)}
+	st, err := sf.open(stOpts, logger)
+	if err != nil {
+		logger.Error("cannot open the transcript store (run with --no-store to go without)", "err", err)
+		return 1
+	}
+	if st != nil {
+		defer st.Close()
+		scfg.NewLog, scfg.Recorder, scfg.NextID = st.NewLog, st.Recorder(), st.NextID
+	}
+	mgr := session.NewManager(scfg)
 	gate.started(logger, fs, cfg)
 	var g *proctree.Guard
 	if exe, err := os.Executable(); err == nil {
@@ -132,7 +153,7 @@ func serve(args []string, stderr io.Writer) int {
 		stopReaper()
 		<-reaperDone
 	}
-	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger, Policy: gate.policy, Audit: gate.audit, MaxReadBytes: gate.maxRead, Hosts: pool})
+	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger, Policy: gate.policy, Audit: gate.audit, MaxReadBytes: gate.maxRead, Hosts: pool, Store: st})
 	runDone := make(chan error, 1)
 	if hf.addr != "" {
 		hs, err := startHTTP(srv, httpOpts, logger)

@@ -57,7 +57,9 @@ type gate struct {
 	maxRead  int
 }
 
-func setupGate(fs *flag.FlagSet, cfg *config.Config, l *limitValues) (*gate, error) {
+// setupGate builds the gate; also lists directories agents may not touch
+// beyond the configuration and audit directories (the transcript store).
+func setupGate(fs *flag.FlagSet, cfg *config.Config, l *limitValues, also ...string) (*gate, error) {
 	if err := cfg.Check(fs, configSections...); err != nil {
 		return nil, err
 	}
@@ -84,6 +86,11 @@ func setupGate(fs *flag.FlagSet, cfg *config.Config, l *limitValues) (*gate, err
 		return nil, err
 	}
 	protected := []string{cfg.Dir}
+	for _, d := range also {
+		if d != "" {
+			protected = append(protected, d)
+		}
+	}
 	if *l.auditDir != "" {
 		maxSize, err := parseBytes(*l.auditMax)
 		if err != nil {

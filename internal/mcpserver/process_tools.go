@@ -132,7 +132,7 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 		ro.DropEcho = in.Text + "\n"
 	}
 	deadline := time.Now().Add(max(w.Timeout, 5*time.Second))
-	n, err := s.Send(session.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF}, deadline)
+	n, err := s.Send(session.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF, From: clientName(req)}, deadline)
 	if n > 0 || err == nil {
 		t.recordInput(req, s, in, state)
 	}

@@ -24,7 +24,7 @@ type ReadResult struct {
 	Truncated   bool             `json:"truncated" jsonschema:"output was cut to max_bytes or max_lines"`
 	Omitted     *session.Omitted `json:"omitted,omitempty" jsonschema:"the middle left out by head_tail: read it with cursor=from_cursor overflow=page"`
 	HasMore     bool             `json:"has_more" jsonschema:"more output is available after cursor"`
-	LostBytes   int64            `json:"lost_bytes,omitempty" jsonschema:"output evicted from memory before this reader got to it"`
+	LostBytes   int64            `json:"lost_bytes,omitempty" jsonschema:"output gone before this reader got to it: evicted from memory (--no-store), or dropped from the transcript store by retention or a writer gap"`
 	LostLines   int64            `json:"lost_lines,omitempty" jsonschema:"lines among lost_bytes (-1 if unknown)"`
 	ElapsedMs   float64          `json:"elapsed_ms"`
 	LostReason  string           `json:"lost_reason,omitempty" jsonschema:"state lost: why the remote connection ended"`
@@ -60,7 +60,7 @@ func readResult(s *session.Session, r session.Result) ReadResult {
 	}
 	switch {
 	case out.LostBytes > 0:
-		out.Hint = fmt.Sprintf("%d bytes of older output were evicted before you read them; raise the per-session output memory to keep more", out.LostBytes)
+		out.Hint = fmt.Sprintf("%d bytes of older output are gone: evicted from memory (with --no-store; raise -session-memory) or dropped from the transcript store by retention (raise -retain-session-bytes); list_messages shows gap events", out.LostBytes)
 	case out.HasMore:
 		out.Hint = "more output is waiting: call read_output again"
 	case out.State == session.StateLost:

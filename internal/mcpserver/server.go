@@ -19,6 +19,7 @@ import (
 	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
+	"github.com/agentty/agentty/internal/store"
 )
 
 // Options configure the server; nil means defaults.
@@ -33,6 +34,9 @@ type Options struct {
 	MaxReadBytes int
 	// Hosts lists SSH connections for list_hosts; nil leaves the tool out.
 	Hosts HostLister
+	// Store is the durable transcript store; nil when agentty runs with
+	// --no-store (history tools then see only what memory holds).
+	Store *store.Store
 }
 
 // instructions tell an agent how to use the tools well.
@@ -59,7 +63,7 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	t := &tools{mgr: mgr, log: logger, shells: shell.NewRegistry(mgr), runner: newRunner(mgr),
-		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes, hosts: o.Hosts}
+		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes, hosts: o.Hosts, store: o.Store}
 	_, _ = rand.Read(t.stateKey[:])
 	t.register(srv)
 	return srv
@@ -75,7 +79,8 @@ type tools struct {
 	maxRead int             // 0: no server limit below session.MaxBytesCap
 	// stateKey signs confirmation request states; random per server.
 	stateKey [32]byte
-	hosts    HostLister // nil: no list_hosts
+	hosts    HostLister   // nil: no list_hosts
+	store    *store.Store // nil: memory only
 }
 
 // texter is an output that renders itself compactly for the content block.

@@ -56,7 +56,8 @@ func infoLine(in session.Info) string {
 
 // ListInput are list_sessions's arguments.
 type ListInput struct {
-	IncludeExited *bool `json:"include_exited,omitempty" jsonschema:"include exited sessions (default true)"`
+	IncludeExited *bool  `json:"include_exited,omitempty" jsonschema:"include exited and lost sessions, also past ones from the transcript store (default true)"`
+	Since         string `json:"since,omitempty" jsonschema:"only sessions started since: an RFC 3339 time or a duration ago such as 2h"`
 }
 
 // ListResult is list_sessions's result.
@@ -78,13 +79,27 @@ func (r ListResult) Text() string {
 }
 
 func (t *tools) listSessions(_ context.Context, _ *mcp.CallToolRequest, in ListInput) (ListResult, error) {
+	since, err := parseSince(in.Since)
+	if err != nil {
+		return ListResult{}, err
+	}
+	withExited := in.IncludeExited == nil || *in.IncludeExited
 	res := ListResult{Sessions: []session.Info{}}
+	live := map[string]bool{}
 	for _, s := range t.mgr.List() {
+		live[s.ID] = true
 		info := s.Info()
-		if in.IncludeExited != nil && !*in.IncludeExited && info.State == "exited" {
+		if !withExited && info.State == "exited" || info.StartedAt.Before(since) {
 			continue
 		}
 		res.Sessions = append(res.Sessions, info)
+	}
+	if withExited {
+		past, err := t.pastSessions(since, live)
+		if err != nil {
+			return ListResult{}, err
+		}
+		res.Sessions = append(past, res.Sessions...)
 	}
 	res.Count = len(res.Sessions)
 	return res, nil
@@ -93,6 +108,9 @@ func (t *tools) listSessions(_ context.Context, _ *mcp.CallToolRequest, in ListI
 func (t *tools) getSessionInfo(_ context.Context, _ *mcp.CallToolRequest, in SessionRef) (InfoResult, error) {
 	s, err := t.mgr.Get(in.SessionID)
 	if err != nil {
+		if info, ok := t.pastInfo(in.SessionID, err); ok {
+			return InfoResult{info}, nil
+		}
 		return InfoResult{}, err
 	}
 	return InfoResult{s.Info()}, nil
@@ -158,9 +176,12 @@ func (r DeleteResult) Text() string { return "deleted " + r.SessionID }
 func (t *tools) deleteSession(_ context.Context, _ *mcp.CallToolRequest, in SessionRef) (DeleteResult, error) {
 	s, err := t.mgr.Get(in.SessionID)
 	if err != nil {
-		return DeleteResult{}, err
+		return t.deletePast(in.SessionID, err)
 	}
 	if err := t.mgr.Delete(s.ID); err != nil {
+		return DeleteResult{}, err
+	}
+	if err := t.forgetRecorded(s.ID); err != nil {
 		return DeleteResult{}, err
 	}
 	return DeleteResult{SessionID: s.ID, Deleted: true}, nil

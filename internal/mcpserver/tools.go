@@ -40,4 +40,5 @@ func (t *tools) register(srv *mcp.Server) {
 	t.registerPolicy(srv)
 	t.registerSSH(srv)
 	t.registerScreen(srv)
+	t.registerHistory(srv)
 }

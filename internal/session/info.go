@@ -30,8 +30,12 @@ type Info struct {
 	Cols        int          `json:"cols,omitempty"`
 	Readers     []ReaderInfo `json:"readers"`
 	Host        string       `json:"host,omitempty"`
-	LostAt      *time.Time   `json:"lost_at,omitempty"`
-	LostReason  string       `json:"lost_reason,omitempty"`
+
+	// LostAt and LostReason are set with state "lost": a session recorded
+	// as running whose process or connection is gone (LostAt is when
+	// agentty last saw it).
+	LostAt     *time.Time `json:"lost_at,omitempty"`
+	LostReason string     `json:"lost_reason,omitempty"`
 }
 
 // Info describes the session now. Uptime of an exited session is how long

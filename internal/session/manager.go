@@ -45,6 +45,12 @@ type Config struct {
 	// read_screen, no tui state, no answers to terminal queries), saving
 	// its memory (about 1.2 MiB per PTY session) and CPU.
 	NoScreen bool
+	// Recorder observes inputs, resizes, signals and exits (nil: none).
+	Recorder Recorder
+	// NextID allocates a session id; nil means "s<n>" from a counter of
+	// this Manager, an error "s<n>-<instance>". A durable store allocates ids that stay
+	// unique across restarts and concurrent servers sharing it.
+	NextID func() (string, error)
 }
 
 // Defaults.
@@ -96,6 +102,9 @@ func NewManager(cfg Config) *Manager {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Recorder == nil {
+		cfg.Recorder = nopRecorder{}
+	}
 	if cfg.NewLog == nil {
 		cfg.NewLog = func(_ string, limit int64) outlog.Log { return outlog.NewMemory(limit) }
 	}
@@ -140,6 +149,16 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	m.seq++
 	id := "s" + strconv.Itoa(m.seq)
 	m.mu.Unlock()
+	if m.cfg.NextID != nil {
+		if nid, err := m.cfg.NextID(); err == nil {
+			id = nid
+		} else {
+			// The instance suffix keeps it apart from ids the store
+			// handed out before.
+			id += "-" + m.instance
+			m.log.Warn("no session id from the store; using a local one", "session", id, "err", err)
+		}
+	}
 
 	marker := proctree.EnvKey + "=" + m.instance + "/" + id
 	if o.Host != "" {
@@ -209,6 +228,10 @@ func (m *Manager) adopt(s *Session) (*Session, error) {
 		m.wg.Add(1)
 	}
 	m.mu.Unlock()
+	// Recorded before the exit goroutine runs, so the start always
+	// precedes the exit in the transcript.
+	m.cfg.Recorder.Started(StartRecord{ID: s.ID, Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Cwd,
+		EnvKeys: s.EnvKeys, Mode: s.Mode, PID: s.PID(), Rows: rows, Cols: cols, Started: s.Started})
 	go func() {
 		defer m.wg.Done()
 		s.exitLoop()

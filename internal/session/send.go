@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/keys"
 )
 
@@ -25,6 +26,8 @@ type Input struct {
 	Keys  []string
 	Enter bool
 	EOF   bool
+	// From names the sender (the MCP client) for the transcript.
+	From string
 }
 
 // op is one step of delivering input: bytes, a signal, or closing stdin.
@@ -107,6 +110,9 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 		return 0, err
 	}
 	s.touch()
+	// Echo off with canonical input means a password prompt: the transcript
+	// must not keep what is typed into it.
+	secret := false
 	// Remote pipes get the gate too: unread input on the remote cannot be
 	// measured the way a local stdin pipe's can.
 	if s.Mode == ModePTY || s.remote() != nil {
@@ -114,24 +120,32 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 			s.mu.Lock()
 			s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
 			s.mu.Unlock()
+			secret = p.State == inputwait.AwaitingPassword
 		}
 	}
+	rec := s.mgr.cfg.Recorder
 	written := 0
 	for _, o := range ops {
 		switch {
+		// Each step is recorded before it happens, so the transcript
+		// lists the input before the output it causes.
 		case o.sig != 0 && s.remote() != nil:
+			rec.Signaled(s.ID, signalName(o.sig))
 			if err := s.remote().Signal(o.sig); err != nil {
 				return written, err
 			}
 		case o.sig != 0:
+			rec.Signaled(s.ID, signalName(o.sig))
 			if err := unix.Kill(-s.PID(), o.sig); err != nil && !errors.Is(err, unix.ESRCH) {
 				return written, fmt.Errorf("signal %v to process group %d: %w", o.sig, s.PID(), err)
 			}
 		case o.close:
+			rec.Signaled(s.ID, "stdin closed")
 			if err := s.proc.CloseStdin(); err != nil {
 				return written, fmt.Errorf("close stdin: %w", err)
 			}
 		default:
+			rec.Input(s.ID, []byte(o.data), secret, in.From)
 			n, err := s.proc.Write([]byte(o.data), deadline)
 			written += n
 			if err != nil {

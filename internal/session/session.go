@@ -107,7 +107,9 @@ func (s *Session) exitLoop() {
 	s.status = &st
 	s.exitedAt = time.Now()
 	s.drained = drained
+	at := s.exitedAt
 	s.mu.Unlock()
+	s.mgr.cfg.Recorder.Exited(s.ID, st, at)
 	if drained {
 		s.log.CloseWrite()
 		s.release()
@@ -141,6 +143,13 @@ func (s *Session) release() {
 // the root has exited. Idempotent: on an exited session it sweeps stray
 // descendants and returns the recorded status.
 func (s *Session) Terminate(ctx context.Context, grace time.Duration) (ExitStatus, error) {
+	if !isDone(s.done) {
+		sig := "SIGTERM"
+		if grace <= 0 {
+			sig = "SIGKILL"
+		}
+		s.mgr.cfg.Recorder.Signaled(s.ID, sig)
+	}
 	if r := s.remote(); r != nil {
 		if err := r.Terminate(ctx, grace); err != nil {
 			return ExitStatus{}, fmt.Errorf("terminate %s on %s: %w", s.ID, r.Host(), err)
@@ -199,7 +208,11 @@ func (s *Session) Resize(rows, cols int) error {
 		return s.exitedErr()
 	}
 	if s.scr == nil {
-		return s.proc.Resize(rows, cols)
+		if err := s.proc.Resize(rows, cols); err != nil {
+			return err
+		}
+		s.mgr.cfg.Recorder.Resized(s.ID, rows, cols)
+		return nil
 	}
 	// The screen changes size where the output does: bytes the program
 	// wrote before the resize (Quiet collects what the kernel still holds)
@@ -210,5 +223,6 @@ func (s *Session) Resize(rows, cols int) error {
 		return err
 	}
 	s.scr.queueResize(at, rows, cols)
+	s.mgr.cfg.Recorder.Resized(s.ID, rows, cols)
 	return nil
 }

@@ -1,0 +1,514 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/history"
+	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/store"
+	"github.com/agentty/agentty/internal/termtext"
+)
+
+// errNoStore explains why a transcript tool cannot answer.
+var errNoStore = errors.New("the transcript store is off (agentty serve --no-store); only live sessions' in-memory output can be read, with get_history or read_output")
+
+func (t *tools) registerHistory(srv *mcp.Server) {
+	add(srv, t.log, &mcp.Tool{Name: "get_history", Description: "Non-consuming view of a session's past output by line (no reader cursor moves), for live and past sessions alike. " +
+		"Default: the last 100 lines. lines=N with from_end=K: N lines ending K lines before the end; start_line (1-based) with lines: an absolute range. " +
+		"grep (RE2 over clean text) keeps only matching lines with context lines around them (the newest max_matches matches), over the whole transcript unless lines/start_line narrow it. " +
+		"Reads older output from the durable transcript when memory no longer holds it.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.getHistory)
+	add(srv, t.log, &mcp.Tool{Name: "search_output", Description: "Search every session's recorded output (live and past, newest session and newest line first) for an RE2 regex over clean text. " +
+		"Bounded by max_results and max_scan_bytes; complete=false says a bound stopped it. Narrow with session_ids or since.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.searchOutput)
+	add(srv, t.log, &mcp.Tool{Name: "list_messages", Description: "The I/O records of a session in order: output chunks, inputs sent (with who sent them; input typed at a password prompt is redacted), and events (resize, signal, exit, gap). " +
+		"Each has an id, type, time, size and a content preview; page with after_id; get_message returns one in full.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.listMessages)
+	add(srv, t.log, &mcp.Tool{Name: "get_message", Description: "I/O records of a session (message_id or message_ids from list_messages) with their full content, paged by offset/max_bytes.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.getMessage)
+}
+
+// outputLog finds the output of a live session (its own log: memory, then
+// disk) or, failing that, of a recorded past session.
+func (t *tools) outputLog(id string) (outlog.Log, string, error) {
+	s, err := t.mgr.Get(id)
+	if err == nil {
+		return s.OutputLog(), s.ID, nil
+	}
+	if t.store == nil || !errors.Is(err, session.ErrSessionNotFound) {
+		return nil, "", err
+	}
+	l, serr := t.store.OpenLog(id)
+	if serr != nil {
+		if errors.Is(serr, store.ErrNotFound) {
+			return nil, "", fmt.Errorf("%w: %q is neither a live session nor in the transcript store; call list_sessions", session.ErrSessionNotFound, id)
+		}
+		return nil, "", serr
+	}
+	return l, id, nil
+}
+
+// recordedID resolves a session id (or a live session's name) for the
+// transcript tools.
+func (t *tools) recordedID(id string) (string, error) {
+	if t.store == nil {
+		return "", errNoStore
+	}
+	if s, err := t.mgr.Get(id); err == nil {
+		return s.ID, nil
+	}
+	return id, nil
+}
+
+// HistoryInput are get_history's arguments.
+type HistoryInput struct {
+	SessionID  string `json:"session_id" jsonschema:"session id (or a live session's name)"`
+	Lines      int    `json:"lines,omitempty" jsonschema:"how many lines (default 100; with grep: the window scanned, default the whole transcript), at most 10000"`
+	FromEnd    int64  `json:"from_end,omitempty" jsonschema:"skip this many newest lines: the window ends this many lines before the end"`
+	StartLine  int64  `json:"start_line,omitempty" jsonschema:"absolute range: first line (1-based); lines counts from here"`
+	Grep       string `json:"grep,omitempty" jsonschema:"RE2 regex: return only matching lines (plus context)"`
+	Context    int    `json:"context,omitempty" jsonschema:"with grep: lines of context before and after each match, 0-50"`
+	MaxMatches int    `json:"max_matches,omitempty" jsonschema:"with grep: newest matches kept (default 50)"`
+	MaxBytes   int    `json:"max_bytes,omitempty" jsonschema:"text returned, default 256 KiB, at most 4 MiB"`
+	StripANSI  *bool  `json:"strip_ansi,omitempty" jsonschema:"strip escape sequences (default true)"`
+}
+
+// HistoryResult is get_history's result.
+type HistoryResult struct {
+	SessionID  string         `json:"session_id"`
+	Lines      []history.Line `json:"lines"`
+	TotalLines int64          `json:"total_lines"`
+	FirstLine  int64          `json:"first_line"`
+	LastLine   int64          `json:"last_line"`
+	LostLines  int64          `json:"lost_lines,omitempty"`
+	Truncated  bool           `json:"truncated"`
+	Matches    *int           `json:"matches,omitempty"`
+	grep       bool
+}
+
+// Text implements texter: plain lines, or grep -n style with matches
+// "N:" and context "N-" and "--" between separate blocks.
+func (r HistoryResult) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s lines %d-%d of %d", r.SessionID, r.FirstLine, r.LastLine, r.TotalLines)
+	if r.Matches != nil {
+		fmt.Fprintf(&b, " | %d matches", *r.Matches)
+	}
+	if r.LostLines > 0 {
+		fmt.Fprintf(&b, " | %d lines pruned by retention", r.LostLines)
+	}
+	if r.Truncated {
+		b.WriteString(" | truncated")
+	}
+	b.WriteString("]\n")
+	for i, ln := range r.Lines {
+		if !r.grep {
+			b.WriteString(ln.Text)
+			b.WriteByte('\n')
+			continue
+		}
+		if i > 0 && ln.N != r.Lines[i-1].N+1 {
+			b.WriteString("--\n")
+		}
+		sep := "-"
+		if ln.Match {
+			sep = ":"
+		}
+		fmt.Fprintf(&b, "%d%s%s\n", ln.N, sep, ln.Text)
+	}
+	return b.String()
+}
+
+func (t *tools) getHistory(_ context.Context, _ *mcp.CallToolRequest, in HistoryInput) (HistoryResult, error) {
+	if in.Lines < 0 || in.Lines > history.MaxCount {
+		return HistoryResult{}, fmt.Errorf("%w: lines must be between 1 and %d", session.ErrBadArgs, history.MaxCount)
+	}
+	if in.FromEnd < 0 || in.StartLine < 0 {
+		return HistoryResult{}, fmt.Errorf("%w: from_end and start_line must be >= 0", session.ErrBadArgs)
+	}
+	if in.StartLine > 0 && in.FromEnd > 0 {
+		return HistoryResult{}, fmt.Errorf("%w: give start_line (absolute) or from_end (relative to the end), not both", session.ErrBadArgs)
+	}
+	if in.Context < 0 || in.Context > history.MaxContext {
+		return HistoryResult{}, fmt.Errorf("%w: context must be between 0 and %d", session.ErrBadArgs, history.MaxContext)
+	}
+	if in.MaxBytes < 0 || in.MaxBytes > history.MaxBytesCap || in.MaxMatches < 0 {
+		return HistoryResult{}, fmt.Errorf("%w: max_bytes must be between 1 and %d and max_matches >= 0", session.ErrBadArgs, history.MaxBytesCap)
+	}
+	q := history.Query{Count: in.Lines, FromEnd: in.FromEnd, StartLine: in.StartLine, Context: in.Context,
+		MaxMatches: in.MaxMatches, MaxBytes: in.MaxBytes, Raw: in.StripANSI != nil && !*in.StripANSI}
+	if in.Grep != "" {
+		re, err := regexp.Compile(in.Grep)
+		if err != nil {
+			return HistoryResult{}, fmt.Errorf("%w: grep is not a valid RE2 regex: %v", session.ErrBadArgs, err)
+		}
+		q.Grep = re
+	}
+	l, id, err := t.outputLog(in.SessionID)
+	if err != nil {
+		return HistoryResult{}, err
+	}
+	h := history.Get(l, q)
+	res := HistoryResult{SessionID: id, Lines: h.Lines, TotalLines: h.TotalLines, FirstLine: h.FirstLine,
+		LastLine: h.LastLine, LostLines: h.LostLines, Truncated: h.Truncated, grep: q.Grep != nil}
+	if res.Lines == nil {
+		res.Lines = []history.Line{}
+	}
+	if q.Grep != nil {
+		res.Matches = &h.Matches
+	}
+	return res, nil
+}
+
+// SearchInput are search_output's arguments.
+type SearchInput struct {
+	Pattern      string   `json:"pattern" jsonschema:"RE2 regex matched against each clean output line"`
+	SessionIDs   []string `json:"session_ids,omitempty" jsonschema:"only these sessions (default: all, newest first)"`
+	Since        string   `json:"since,omitempty" jsonschema:"only sessions started since: an RFC 3339 time or a duration ago such as 2h"`
+	MaxResults   int      `json:"max_results,omitempty" jsonschema:"matches returned, default 50, at most 1000"`
+	MaxScanBytes int64    `json:"max_scan_bytes,omitempty" jsonschema:"output bytes read before stopping, default 1 GiB"`
+}
+
+// SearchMatch is one line search_output found.
+type SearchMatch struct {
+	SessionID string    `json:"session_id"`
+	Line      int64     `json:"line"`
+	Text      string    `json:"text"`
+	Time      time.Time `json:"time"`
+}
+
+// SearchResult is search_output's result.
+type SearchResult struct {
+	Matches      []SearchMatch `json:"matches"`
+	Count        int           `json:"count"`
+	ScannedBytes int64         `json:"scanned_bytes"`
+	Complete     bool          `json:"complete"`
+}
+
+// Text implements texter.
+func (r SearchResult) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%d matches, %d bytes scanned, complete=%v]\n", r.Count, r.ScannedBytes, r.Complete)
+	for _, m := range r.Matches {
+		fmt.Fprintf(&b, "%s:%d: %s\n", m.SessionID, m.Line, m.Text)
+	}
+	return b.String()
+}
+
+const (
+	defaultSearchResults = 50
+	maxSearchResults     = 1000
+	defaultSearchScan    = 1 << 30
+	searchLineBytes      = 2000
+)
+
+func (t *tools) searchOutput(_ context.Context, _ *mcp.CallToolRequest, in SearchInput) (SearchResult, error) {
+	if in.Pattern == "" {
+		return SearchResult{}, fmt.Errorf("%w: pattern is required (an RE2 regex)", session.ErrBadArgs)
+	}
+	re, err := regexp.Compile(in.Pattern)
+	if err != nil {
+		return SearchResult{}, fmt.Errorf("%w: pattern is not a valid RE2 regex: %v", session.ErrBadArgs, err)
+	}
+	if in.MaxResults < 0 || in.MaxResults > maxSearchResults || in.MaxScanBytes < 0 {
+		return SearchResult{}, fmt.Errorf("%w: max_results must be between 1 and %d, max_scan_bytes >= 1", session.ErrBadArgs, maxSearchResults)
+	}
+	since, err := parseSince(in.Since)
+	if err != nil {
+		return SearchResult{}, err
+	}
+	o := store.SearchOptions{SessionIDs: in.SessionIDs, Since: since, MaxResults: in.MaxResults,
+		MaxScanBytes: in.MaxScanBytes, MaxLineBytes: searchLineBytes}
+	if o.MaxResults == 0 {
+		o.MaxResults = defaultSearchResults
+	}
+	if o.MaxScanBytes == 0 {
+		o.MaxScanBytes = defaultSearchScan
+	}
+	for i, id := range o.SessionIDs {
+		if s, err := t.mgr.Get(id); err == nil {
+			o.SessionIDs[i] = s.ID
+		}
+	}
+	var found store.SearchResult
+	if t.store != nil {
+		found, err = t.store.Search(re, o)
+		if err != nil {
+			return SearchResult{}, err
+		}
+	} else {
+		found = t.searchMemory(re, o)
+	}
+	res := SearchResult{Matches: []SearchMatch{}, ScannedBytes: found.Scanned, Complete: found.Complete}
+	for _, m := range found.Matches {
+		res.Matches = append(res.Matches, SearchMatch{SessionID: m.SessionID, Line: m.Line, Text: m.Text, Time: m.Time})
+	}
+	res.Count = len(res.Matches)
+	return res, nil
+}
+
+// searchMemory searches live sessions' in-memory output when there is no
+// store, newest session first.
+func (t *tools) searchMemory(re *regexp.Regexp, o store.SearchOptions) store.SearchResult {
+	res := store.SearchResult{Complete: true}
+	all := t.mgr.List()
+	for i := len(all) - 1; i >= 0 && len(res.Matches) < o.MaxResults; i-- {
+		s := all[i]
+		if s.Started.Before(o.Since) || o.SessionIDs != nil && !contains(o.SessionIDs, s.ID) {
+			continue
+		}
+		h := history.Get(s.OutputLog(), history.Query{Grep: re, MaxMatches: o.MaxResults - len(res.Matches), MaxBytes: history.MaxBytesCap})
+		res.Scanned += h.Scanned
+		for j := len(h.Lines) - 1; j >= 0; j-- {
+			text := h.Lines[j].Text
+			if len(text) > o.MaxLineBytes {
+				text = text[:o.MaxLineBytes]
+			}
+			res.Matches = append(res.Matches, store.Match{SessionID: s.ID, Line: h.Lines[j].N, Text: text})
+		}
+		if h.Truncated {
+			res.Complete = false
+		}
+	}
+	return res
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// parseSince reads an RFC 3339 time or a duration back from now.
+func parseSince(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return time.Now().Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("%w: since must be an RFC 3339 time (2026-01-02T15:04:05Z) or a duration such as 90m or 24h, not %q", session.ErrBadArgs, s)
+}
+
+// ListMessagesInput are list_messages's arguments.
+type ListMessagesInput struct {
+	SessionID    string   `json:"session_id" jsonschema:"session id (live or past)"`
+	AfterID      int64    `json:"after_id,omitempty" jsonschema:"only messages after this id (paging: the previous result's next_after_id)"`
+	Limit        int      `json:"limit,omitempty" jsonschema:"messages returned, default 50, at most 500"`
+	Types        []string `json:"types,omitempty" jsonschema:"only these types: input, output, event"`
+	PreviewBytes int      `json:"preview_bytes,omitempty" jsonschema:"content bytes shown per message, default 200, at most 4096"`
+}
+
+// MessageInfo describes one record.
+type MessageInfo struct {
+	ID       int64     `json:"id"`
+	Type     string    `json:"type"`
+	Time     time.Time `json:"time"`
+	Size     int64     `json:"size"`
+	Offset   int64     `json:"offset"`
+	Stream   string    `json:"stream,omitempty"`
+	Event    string    `json:"event,omitempty"`
+	From     string    `json:"from,omitempty"`
+	Redacted bool      `json:"redacted,omitempty"`
+	Content  string    `json:"content"`
+	// More says the content shown is a prefix of the record.
+	More bool `json:"more,omitempty"`
+}
+
+// ListMessagesResult is list_messages's result.
+type ListMessagesResult struct {
+	SessionID   string        `json:"session_id"`
+	Messages    []MessageInfo `json:"messages"`
+	HasMore     bool          `json:"has_more"`
+	NextAfterID int64         `json:"next_after_id"`
+}
+
+// Text implements texter.
+func (r ListMessagesResult) Text() string {
+	var b strings.Builder
+	for _, m := range r.Messages {
+		fmt.Fprintf(&b, "#%d %s %s %dB", m.ID, m.Time.Format("15:04:05.000"), m.Type, m.Size)
+		if m.Event != "" {
+			b.WriteString(" " + m.Event)
+		}
+		if m.From != "" {
+			b.WriteString(" from=" + m.From)
+		}
+		if m.Redacted {
+			b.WriteString(" [redacted]")
+		}
+		fmt.Fprintf(&b, " %q\n", m.Content)
+	}
+	if r.HasMore {
+		fmt.Fprintf(&b, "[more: after_id=%d]\n", r.NextAfterID)
+	}
+	if len(r.Messages) == 0 {
+		b.WriteString("no messages\n")
+	}
+	return b.String()
+}
+
+func (t *tools) listMessages(_ context.Context, _ *mcp.CallToolRequest, in ListMessagesInput) (ListMessagesResult, error) {
+	id, err := t.recordedID(in.SessionID)
+	if err != nil {
+		return ListMessagesResult{}, err
+	}
+	if in.Limit < 0 || in.Limit > 500 || in.PreviewBytes < 0 || in.PreviewBytes > 4096 || in.AfterID < 0 {
+		return ListMessagesResult{}, fmt.Errorf("%w: limit must be 1-500, preview_bytes 0-4096, after_id >= 0", session.ErrBadArgs)
+	}
+	q := store.MessageQuery{AfterID: in.AfterID, Limit: in.Limit, Preview: in.PreviewBytes}
+	if q.Limit == 0 {
+		q.Limit = 50
+	}
+	if q.Preview == 0 {
+		q.Preview = 200
+	}
+	for _, name := range in.Types {
+		k, ok := store.KindOf(name)
+		if !ok {
+			return ListMessagesResult{}, fmt.Errorf("%w: type %q: use input, output or event", session.ErrBadArgs, name)
+		}
+		q.Kinds = append(q.Kinds, k)
+	}
+	if _, err := t.store.Session(id); err != nil {
+		return ListMessagesResult{}, t.notRecorded(id, err)
+	}
+	msgs, more, err := t.store.Messages(id, q)
+	if err != nil {
+		return ListMessagesResult{}, err
+	}
+	res := ListMessagesResult{SessionID: id, Messages: []MessageInfo{}, HasMore: more, NextAfterID: in.AfterID}
+	for _, m := range msgs {
+		res.Messages = append(res.Messages, messageInfo(m, true))
+		res.NextAfterID = m.ID
+	}
+	return res, nil
+}
+
+func (t *tools) notRecorded(id string, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%w: %q is not in the transcript store (call list_sessions for ids)", session.ErrSessionNotFound, id)
+	}
+	return err
+}
+
+func messageInfo(m store.Message, strip bool) MessageInfo {
+	mi := MessageInfo{ID: m.ID, Type: m.Type, Time: m.Time, Size: m.Size, Offset: m.Offset, Stream: m.Stream,
+		Event: m.Event, From: m.From, Redacted: m.Redacted}
+	if m.Type == "output" && strip {
+		mi.Content, _ = termtext.Clean(m.Content, true)
+	} else {
+		mi.Content = strings.ToValidUTF8(string(m.Content), "\uFFFD")
+	}
+	mi.More = m.Type != "event" && int64(len(m.Content)) < m.Size && !m.Redacted
+	return mi
+}
+
+// GetMessageInput are get_message's arguments.
+type GetMessageInput struct {
+	SessionID  string  `json:"session_id" jsonschema:"session id (live or past)"`
+	MessageID  int64   `json:"message_id,omitempty" jsonschema:"id from list_messages"`
+	MessageIDs []int64 `json:"message_ids,omitempty" jsonschema:"several ids at once (at most 50)"`
+	Offset     int64   `json:"offset,omitempty" jsonschema:"byte offset into each content (paging)"`
+	MaxBytes   int64   `json:"max_bytes,omitempty" jsonschema:"content bytes returned per message, default 64 KiB, at most 4 MiB in all"`
+	StripANSI  *bool   `json:"strip_ansi,omitempty" jsonschema:"output: strip escape sequences (default true)"`
+}
+
+// FullMessage is one record with its content from ContentOffset.
+type FullMessage struct {
+	MessageInfo
+	ContentOffset int64 `json:"content_offset"`
+}
+
+// GetMessageResult is get_message's result.
+type GetMessageResult struct {
+	SessionID string        `json:"session_id"`
+	Messages  []FullMessage `json:"messages"`
+}
+
+// Text implements texter.
+func (r GetMessageResult) Text() string {
+	var b strings.Builder
+	for _, m := range r.Messages {
+		fmt.Fprintf(&b, "#%d %s %s %dB", m.ID, m.Time.Format(time.RFC3339Nano), m.Type, m.Size)
+		if m.Event != "" {
+			b.WriteString(" " + m.Event)
+		}
+		if m.From != "" {
+			b.WriteString(" from=" + m.From)
+		}
+		if m.Redacted {
+			b.WriteString(" [redacted: typed at a password prompt, not stored]")
+		}
+		if m.More {
+			fmt.Fprintf(&b, " [more from offset %d]", m.ContentOffset+int64(len(m.Content)))
+		}
+		b.WriteString("\n" + m.Content + "\n")
+	}
+	return b.String()
+}
+
+const maxMessageIDs = 50
+
+func (t *tools) getMessage(_ context.Context, _ *mcp.CallToolRequest, in GetMessageInput) (GetMessageResult, error) {
+	id, err := t.recordedID(in.SessionID)
+	if err != nil {
+		return GetMessageResult{}, err
+	}
+	ids := in.MessageIDs
+	if in.MessageID != 0 {
+		ids = append([]int64{in.MessageID}, ids...)
+	}
+	if len(ids) == 0 || len(ids) > maxMessageIDs {
+		return GetMessageResult{}, fmt.Errorf("%w: give message_id or 1-%d message_ids from list_messages", session.ErrBadArgs, maxMessageIDs)
+	}
+	if in.Offset < 0 || in.MaxBytes < 0 || in.MaxBytes > session.MaxBytesCap {
+		return GetMessageResult{}, fmt.Errorf("%w: offset must be >= 0 and max_bytes 1-%d", session.ErrBadArgs, session.MaxBytesCap)
+	}
+	per := in.MaxBytes
+	if per == 0 {
+		per = session.DefaultMaxBytes
+	}
+	// The reply stays under the cap however many ids are asked for.
+	per = min(per, session.MaxBytesCap/int64(len(ids)))
+	res := GetMessageResult{SessionID: id, Messages: []FullMessage{}}
+	for _, mid := range ids {
+		if mid <= 0 {
+			return GetMessageResult{}, fmt.Errorf("%w: message id %d: ids come from list_messages", session.ErrBadArgs, mid)
+		}
+		m, err := t.store.Message(id, mid, in.Offset, per)
+		if err != nil {
+			return GetMessageResult{}, t.notRecorded(id, err)
+		}
+		mi := messageInfo(m, in.StripANSI == nil || *in.StripANSI)
+		mi.More = m.Type != "event" && !m.Redacted && in.Offset+int64(len(m.Content)) < m.Size
+		res.Messages = append(res.Messages, FullMessage{MessageInfo: mi, ContentOffset: in.Offset})
+	}
+	return res, nil
+}
+
+// clientName is who sent a request, for the transcript: the MCP client's
+// name from initialize.
+func clientName(req *mcp.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return ""
+	}
+	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+		return p.ClientInfo.Name
+	}
+	return ""
+}

@@ -1,0 +1,57 @@
+package store
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// Recorder returns the session.Recorder that writes inputs, resizes,
+// signals, starts and exits into this store. Every method only queues.
+func (s *Store) Recorder() session.Recorder { return recorder{s} }
+
+type recorder struct{ s *Store }
+
+func (r recorder) Started(rec session.StartRecord) {
+	c := rec
+	r.s.enqueueEvent(&op{kind: opStart, sid: rec.ID, t: rec.Started.UnixNano(), start: &c})
+}
+
+func (r recorder) Input(id string, data []byte, redacted bool, from string) {
+	o := &op{kind: opRecord, rkind: kindInput, sid: id, t: time.Now().UnixNano(), size: int64(len(data)),
+		who: from, redacted: redacted}
+	if !redacted {
+		o.data = append([]byte(nil), data...)
+	}
+	r.s.enqueueEvent(o)
+}
+
+func (r recorder) Resized(id string, rows, cols int) {
+	r.event(id, "resize", fmt.Sprintf("%dx%d", cols, rows))
+}
+
+func (r recorder) Signaled(id string, signal string) {
+	r.event(id, "signal", signal)
+}
+
+func (r recorder) Exited(id string, st session.ExitStatus, at time.Time) {
+	how := fmt.Sprintf("exit code %d", st.Code)
+	switch {
+	case st.Lost != "":
+		how = "lost: " + st.Lost
+	case st.Signal != "":
+		how = "killed by " + st.Signal
+	}
+	r.event(id, "exit", how)
+	c := st
+	r.s.enqueueEvent(&op{kind: opExit, sid: id, t: at.UnixNano(), exit: &c})
+	// The engine holds the log from here on (and drops it after its TTL);
+	// the store must not keep its memory alive.
+	r.s.Forget(id)
+}
+
+func (r recorder) event(id, name, detail string) {
+	r.s.enqueueEvent(&op{kind: opRecord, rkind: kindEvent, sid: id, t: time.Now().UnixNano(),
+		size: int64(len(detail)), event: name, data: []byte(detail)})
+}

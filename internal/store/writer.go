@@ -1,0 +1,377 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// Record kinds in the records table.
+const (
+	kindOutput = 0
+	kindInput  = 1
+	kindEvent  = 2
+)
+
+type opKind uint8
+
+const (
+	opRecord opKind = iota // a row of records
+	opStart                // a new session row
+	opExit                 // a session's final status
+	opDelete               // remove a session's records and files (done reports)
+)
+
+// op is one queued write. Output ops stay open for more contiguous bytes
+// of the same stream until the writer takes them.
+type op struct {
+	kind     opKind
+	rkind    int  // records.kind for opRecord
+	log      *Log // output: whose durable offset the commit moves
+	sid      string
+	t        int64 // unix ns
+	off      int64
+	line     int64
+	nl       int64
+	stream   uint8
+	size     int64
+	data     []byte
+	event    string
+	who      string
+	redacted bool
+	start    *session.StartRecord
+	exit     *session.ExitStatus
+	done     chan error // opDelete: the result
+}
+
+// push queues o; s.mu must be held.
+func (s *Store) push(o *op) {
+	s.pending = append(s.pending, o)
+	s.enq++
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// enqueueOutput queues output bytes of l, or records them as part of a gap
+// when the writer is too far behind. s.mu must be held; p is copied.
+func (s *Store) enqueueOutput(l *Log, stream uint8, p []byte, off, line, nl int64, now int64) {
+	if s.closed {
+		return
+	}
+	n := int64(len(p))
+	if l.gapBytes > 0 {
+		if s.pendBytes+n > s.opt.MaxPending {
+			l.gapBytes += n
+			l.gapNL += nl
+			return
+		}
+		s.closeGap(l, now)
+	}
+	if s.pendBytes+n > s.opt.MaxPending {
+		l.gapFrom, l.gapLine, l.gapBytes, l.gapNL = off, line, n, nl
+		return
+	}
+	s.pendBytes += n
+	if o := l.open; o != nil && o.stream == stream && o.off+int64(len(o.data)) == off && len(o.data)+len(p) <= maxChunk {
+		o.data = append(o.data, p...)
+		o.nl += nl
+		o.size = int64(len(o.data))
+		return
+	}
+	o := &op{kind: opRecord, rkind: kindOutput, log: l, sid: l.id, t: now, off: off, line: line, nl: nl,
+		stream: stream, size: n, data: append(make([]byte, 0, max(len(p), 4096)), p...)}
+	l.open = o
+	s.push(o)
+}
+
+// closeGap records the output l dropped from the store. s.mu must be held.
+func (s *Store) closeGap(l *Log, now int64) {
+	if l.gapBytes == 0 {
+		return
+	}
+	msg := fmt.Sprintf("output bytes %d-%d not stored: the disk writer fell behind", l.gapFrom, l.gapFrom+l.gapBytes)
+	// The gap moves the session's end like output does (log set), but
+	// adds nothing on disk.
+	s.push(&op{kind: opRecord, rkind: kindEvent, log: l, sid: l.id, t: now, off: l.gapFrom, line: l.gapLine,
+		nl: l.gapNL, size: l.gapBytes, event: "gap", data: []byte(msg)})
+	s.log.Warn("store gap", "session", l.id, "from", l.gapFrom, "bytes", l.gapBytes)
+	l.open = nil
+	l.gapBytes, l.gapNL = 0, 0
+}
+
+// enqueueEvent queues a non-output record of session id.
+func (s *Store) enqueueEvent(o *op) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if l := s.live[o.sid]; l != nil {
+		o.off, o.line = l.end.Load(), l.lines.Load()
+		// Later output must not be folded into a record older than this one.
+		l.open = nil
+	}
+	s.push(o)
+}
+
+// writer is the only goroutine writing transcripts: it commits everything
+// queued at most every CommitInterval, sooner when a reader needs it.
+func (s *Store) writer(ctx context.Context) {
+	beat := time.NewTicker(heartbeat)
+	defer beat.Stop()
+	var last time.Time
+	lastRetain := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			s.commitPending()
+			return
+		case <-beat.C:
+			s.beat()
+			if time.Since(lastRetain) >= retentionEvery {
+				lastRetain = time.Now()
+				if err := s.retain(lastRetain); err != nil {
+					s.log.Warn("store retention failed", "err", err)
+				}
+			}
+			continue
+		case <-s.wake:
+		}
+		s.holdUntil(ctx, last.Add(s.opt.CommitInterval))
+		last = time.Now()
+		s.commitPending()
+	}
+}
+
+// holdUntil waits for the next commit slot unless a reader asks for a
+// commit now (Sync) or the store closes.
+func (s *Store) holdUntil(ctx context.Context, at time.Time) {
+	d := time.Until(at)
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-s.nudge:
+	case <-ctx.Done():
+	}
+}
+
+// commitPending takes the whole queue and commits it in one transaction.
+func (s *Store) commitPending() {
+	s.mu.Lock()
+	batch := s.pending
+	s.pending = nil
+	s.pendBytes = 0
+	for _, o := range batch {
+		if o.log != nil && o.log.open == o {
+			o.log.open = nil
+		}
+	}
+	// The queue has room again: a gap still open is recorded now rather
+	// than at the next output, so it is on disk even if none comes.
+	now := time.Now().UnixNano()
+	for _, l := range s.live {
+		if l.gapBytes > 0 {
+			s.closeGap(l, now)
+			batch = append(batch, s.pending...)
+			s.pending = s.pending[:0]
+		}
+	}
+	s.mu.Unlock()
+	if len(batch) == 0 {
+		return
+	}
+	touched, err := s.commit(batch)
+	if err != nil {
+		s.log.Error("store commit failed; these records are not on disk", "records", len(batch), "err", err)
+		for _, o := range batch {
+			if o.kind == opDelete {
+				o.done <- err
+			}
+		}
+	}
+	s.mu.Lock()
+	s.committed += uint64(len(batch))
+	close(s.commitCh)
+	s.commitCh = make(chan struct{})
+	s.mu.Unlock()
+	if err == nil {
+		for l := range touched {
+			if l.diskBytes > s.opt.MaxSessionBytes {
+				if err := s.pruneSession(l); err != nil {
+					s.log.Warn("store: prune session", "session", l.id, "err", err)
+				}
+			}
+		}
+	}
+}
+
+// commit writes batch in one transaction and returns the logs it moved.
+func (s *Store) commit(batch []*op) (map[*Log]struct{}, error) {
+	tx, err := s.wdb.Begin()
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = tx.Rollback() }()
+	ins, err := tx.Prepare(`INSERT INTO records(sid, kind, t, off, line, nl, stream, size, event, who, redacted, data, seg, pos) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	if err != nil {
+		return nil, err
+	}
+	defer ins.Close()
+	type progress struct{ end, lines, added int64 }
+	moved := map[*Log]*progress{}
+	var deletes []*op
+	now := time.Now().UnixNano()
+	for _, o := range batch {
+		switch o.kind {
+		case opRecord:
+			var data any
+			var seg, pos int64
+			switch {
+			case o.rkind == kindOutput:
+				// The bytes go to the segment file before the index row
+				// commits: a crash leaves at most unindexed bytes.
+				if seg, pos, err = s.appendSegment(o.sid, o.data); err != nil {
+					return nil, err
+				}
+			case !o.redacted && o.data != nil:
+				data = o.data
+			}
+			if _, err := ins.Exec(o.sid, o.rkind, o.t, o.off, o.line, o.nl, int(o.stream), o.size, o.event, o.who, o.redacted, data, seg, pos); err != nil {
+				return nil, fmt.Errorf("insert record: %w", err)
+			}
+			if o.log != nil {
+				p := moved[o.log]
+				if p == nil {
+					p = &progress{}
+					moved[o.log] = p
+				}
+				p.end, p.lines = max(p.end, o.off+o.size), max(p.lines, o.line+o.nl)
+				if o.rkind == kindOutput {
+					p.added += o.size
+				}
+			}
+		case opStart:
+			if err := insertSession(tx, o.start, s.owner, s.ownerStart, now); err != nil {
+				return nil, err
+			}
+		case opDelete:
+			deletes = append(deletes, o)
+		case opExit:
+			if o.exit.Lost != "" {
+				// The ending is unknown (a remote connection dropped): the
+				// session is lost, not exited with a made-up status.
+				if _, err := tx.Exec(`UPDATE sessions SET state='lost', lost_at=?, lost_reason=?, last_seen=? WHERE id=?`,
+					o.t, o.exit.Lost, now, o.sid); err != nil {
+					return nil, fmt.Errorf("record lost: %w", err)
+				}
+				continue
+			}
+			var code any
+			if o.exit.Signal == "" {
+				code = o.exit.Code
+			}
+			if _, err := tx.Exec(`UPDATE sessions SET state='exited', exit_code=?, signal=?, exited_at=?, last_seen=? WHERE id=?`,
+				code, o.exit.Signal, o.t, now, o.sid); err != nil {
+				return nil, fmt.Errorf("record exit: %w", err)
+			}
+		}
+	}
+	for l, p := range moved {
+		// An upsert: the pump can produce output, and the writer commit
+		// it, before the engine reports the start.
+		if _, err := tx.Exec(`INSERT INTO sessions(id, bytes, lines, disk_bytes, last_seen, owner_pid, owner_start) VALUES(?,?,?,?,?,?,?)
+			ON CONFLICT(id) DO UPDATE SET bytes=MAX(bytes, excluded.bytes), lines=MAX(lines, excluded.lines),
+			disk_bytes=disk_bytes+excluded.disk_bytes, last_seen=excluded.last_seen`,
+			l.id, p.end, p.lines, p.added, now, s.owner, s.ownerStart); err != nil {
+			return nil, fmt.Errorf("record progress: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	out := make(map[*Log]struct{}, len(moved))
+	for l, p := range moved {
+		l.durable.Store(p.end)
+		l.diskBytes += p.added
+		out[l] = struct{}{}
+	}
+	// Deletes run after the batch so records queued before them go too.
+	for _, o := range deletes {
+		n, err := s.deleteSession(o.sid)
+		if err == nil && n == 0 {
+			err = fmt.Errorf("%w: session %q", ErrNotFound, o.sid)
+		}
+		o.done <- err
+	}
+	return out, nil
+}
+
+func insertSession(tx *sql.Tx, r *session.StartRecord, owner int, ownerStart, now int64) error {
+	argv, _ := json.Marshal(r.Argv)
+	env, _ := json.Marshal(r.EnvKeys)
+	if r.EnvKeys == nil {
+		env = []byte("[]")
+	}
+	_, err := tx.Exec(`INSERT INTO sessions(id, name, command, argv, cwd, env_keys, mode, pid, owner_pid, owner_start, rows, cols, started_at, last_seen, state)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')
+		ON CONFLICT(id) DO UPDATE SET name=excluded.name, command=excluded.command, argv=excluded.argv, cwd=excluded.cwd,
+		env_keys=excluded.env_keys, mode=excluded.mode, pid=excluded.pid, owner_pid=excluded.owner_pid, owner_start=excluded.owner_start,
+		rows=excluded.rows, cols=excluded.cols, started_at=excluded.started_at, last_seen=excluded.last_seen`,
+		r.ID, r.Name, r.Command, string(argv), r.Cwd, string(env), string(r.Mode), r.PID, owner, ownerStart, r.Rows, r.Cols,
+		r.Started.UnixNano(), now)
+	if err != nil {
+		return fmt.Errorf("record session: %w", err)
+	}
+	return nil
+}
+
+// beat refreshes last_seen of this server's running sessions.
+func (s *Store) beat() {
+	if _, err := s.wdb.Exec(`UPDATE sessions SET last_seen=? WHERE owner_pid=? AND owner_start=? AND state='running'`,
+		time.Now().UnixNano(), s.owner, s.ownerStart); err != nil {
+		s.log.Warn("store heartbeat failed", "err", err)
+	}
+}
+
+// Sync waits until everything queued before the call is committed, or
+// until timeout passes; it reports whether it was.
+func (s *Store) Sync(timeout time.Duration) bool {
+	s.mu.Lock()
+	target := s.enq
+	if s.committed >= target || s.closed {
+		s.mu.Unlock()
+		return s.committed >= target
+	}
+	s.mu.Unlock()
+	for _, c := range []chan struct{}{s.wake, s.nudge} {
+		select {
+		case c <- struct{}{}:
+		default:
+		}
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for {
+		s.mu.Lock()
+		done, ch := s.committed >= target, s.commitCh
+		s.mu.Unlock()
+		if done {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-t.C:
+			return false
+		}
+	}
+}

@@ -42,28 +42,12 @@ func newGatedTB(t testing.TB, rules policy.Rules, cfg session.Config, o Options,
 	cfg.OnExit = RecordExit(a, cfg.OnExit)
 	mgr := session.NewManager(cfg)
 	o.Policy, o.Audit = p, a
-	srv := New(mgr, &o)
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var sessOpts *mcp.ClientSessionOptions
 	if len(cso) > 0 {
 		sessOpts = cso[0]
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, co).Connect(ctx, ct, sessOpts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-		mgr.Close()
-		a.Close()
-	})
-	return &gated{client: &client{t: t, cs: cs, mgr: mgr}, auditPath: a.Path()}
+	c := connect(t, mgr, New(mgr, &o), "test", co, sessOpts, func() { a.Close() })
+	return &gated{client: c, auditPath: a.Path()}
 }
 
 // events reads the audit log; every line must be complete JSON.

@@ -21,14 +21,21 @@ type client struct {
 func newClient(t testing.TB, cfg session.Config) *client {
 	t.Helper()
 	mgr := session.NewManager(cfg)
-	srv := New(mgr, nil)
+	return connect(t, mgr, New(mgr, nil), "test", nil, nil, nil)
+}
+
+// connect joins a new SDK client named name to srv over in-memory
+// transports; cleanup closes the client, waits for the server side, closes
+// mgr and then runs after (if any).
+func connect(t testing.TB, mgr *session.Manager, srv *mcp.Server, name string, co *mcp.ClientOptions, cso *mcp.ClientSessionOptions, after func()) *client {
+	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, co).Connect(ctx, ct, cso)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +43,9 @@ func newClient(t testing.TB, cfg session.Config) *client {
 		cs.Close()
 		ss.Wait()
 		mgr.Close()
+		if after != nil {
+			after()
+		}
 	})
 	return &client{t: t, cs: cs, mgr: mgr}
 }

@@ -221,18 +221,27 @@ func (r ExecResult) Text() string {
 }
 
 func (t *tools) execCommand(ctx context.Context, req *mcp.CallToolRequest, in ExecInput) (ExecResult, error) {
-	sh, err := t.shells.Get(in.SessionID)
+	return t.shellWait(ctx, req, in.SessionID, in.ExecLimits, func(sh *shell.Shell, o shell.ExecOptions) (shell.Result, error) {
+		return t.execIn(ctx, req, "exec_command", sh, in.Command, o)
+	})
+}
+
+// shellWait runs one exec_command or await_command step in a shell session,
+// with progress notifications of the command's own output when the client
+// asked for them.
+func (t *tools) shellWait(ctx context.Context, req *mcp.CallToolRequest, id string, lim ExecLimits, run func(*shell.Shell, shell.ExecOptions) (shell.Result, error)) (ExecResult, error) {
+	sh, err := t.shells.Get(id)
 	if err != nil {
 		return ExecResult{}, err
 	}
-	o, err := in.ExecLimits.options()
+	o, err := lim.options()
 	if err != nil {
 		return ExecResult{}, err
 	}
 	p := newExecProgress()
 	o.OnOutput = p.onOutput
 	stop := ReportProgress(ctx, req, p)
-	r, err := t.execIn(ctx, req, "exec_command", sh, in.Command, o)
+	r, err := run(sh, o)
 	stop()
 	if err != nil {
 		return ExecResult{}, err
@@ -255,21 +264,7 @@ type AwaitInput struct {
 }
 
 func (t *tools) awaitCommand(ctx context.Context, req *mcp.CallToolRequest, in AwaitInput) (ExecResult, error) {
-	sh, err := t.shells.Get(in.SessionID)
-	if err != nil {
-		return ExecResult{}, err
-	}
-	o, err := in.ExecLimits.options()
-	if err != nil {
-		return ExecResult{}, err
-	}
-	p := newExecProgress()
-	o.OnOutput = p.onOutput
-	stop := ReportProgress(ctx, req, p)
-	r, err := sh.Await(ctx, o)
-	stop()
-	if err != nil {
-		return ExecResult{}, err
-	}
-	return execResult(sh.Session(), r), nil
+	return t.shellWait(ctx, req, in.SessionID, in.ExecLimits, func(sh *shell.Shell, o shell.ExecOptions) (shell.Result, error) {
+		return sh.Await(ctx, o)
+	})
 }

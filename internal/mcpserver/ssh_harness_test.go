@@ -1,13 +1,10 @@
 package mcpserver
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/sshbackend"
@@ -66,24 +63,8 @@ func newSSHClient(t testing.TB, o *sshbackend.Options) *sshClient {
 	t.Helper()
 	pool := sshbackend.NewPool(o)
 	mgr := session.NewManager(session.Config{Remote: pool.Start, KillGrace: time.Second})
-	srv := New(mgr, &Options{Hosts: pool})
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-		mgr.Close()
-		pool.Close()
-	})
-	return &sshClient{client: &client{t: t, cs: cs, mgr: mgr}, pool: pool}
+	c := connect(t, mgr, New(mgr, &Options{Hosts: pool}), "test", nil, nil, pool.Close)
+	return &sshClient{client: c, pool: pool}
 }
 
 // hosts calls list_hosts.

@@ -1,10 +1,7 @@
 package mcpserver
 
 import (
-	"context"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/store"
@@ -21,24 +18,10 @@ func newStoreClient(t testing.TB, dir string, cfg session.Config, o *store.Optio
 	}
 	cfg.NewLog, cfg.Recorder, cfg.NextID = st.NewLog, st.Recorder(), st.NextID
 	mgr := session.NewManager(cfg)
-	srv := New(mgr, &Options{Store: st})
-	st1, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-		mgr.Close()
+	c := connect(t, mgr, New(mgr, &Options{Store: st}), "test-agent", nil, nil, func() {
 		if err := st.Close(); err != nil {
 			t.Errorf("close store: %v", err)
 		}
 	})
-	return &client{t: t, cs: cs, mgr: mgr}, st
+	return c, st
 }

@@ -1,14 +1,16 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/procenv"
 )
 
 // nonInteractive keeps programs from stopping for a pager or a credential
@@ -19,12 +21,7 @@ var nonInteractive = map[string]string{"PAGER": "cat", "GIT_PAGER": "cat", "GIT_
 // caller's variables, then the marker (KEY=VALUE) that lets agentty find
 // the run's processes.
 func buildEnv(extra map[string]string, marker string) []string {
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
+	env := procenv.Current()
 	for k, v := range nonInteractive {
 		env[k] = v
 	}
@@ -34,25 +31,7 @@ func buildEnv(extra map[string]string, marker string) []string {
 	if k, v, ok := strings.Cut(marker, "="); ok {
 		env[k] = v
 	}
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	out := make([]string, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, k+"="+env[k])
-	}
-	return out
-}
-
-func envValue(env []string, key string) string {
-	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
-			return v
-		}
-	}
-	return ""
+	return procenv.List(env)
 }
 
 // envMarker is the marker entry of env, for finding the run's processes.
@@ -80,35 +59,16 @@ func resolveDir(dir string) (string, error) {
 	return abs, nil
 }
 
-// lookPath finds name as execve callers do, with the run's PATH and cwd.
+// lookPath finds name with procenv.LookPath, with run_command's advice.
 func lookPath(name, dir, path string) (string, error) {
-	if strings.Contains(name, "/") {
-		p := name
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		if runnable(p) {
-			return p, nil
-		}
-		return "", fmt.Errorf("%w: %s is not an executable file", ErrNotFound, name)
+	p, err := procenv.LookPath(name, dir, path)
+	switch {
+	case errors.Is(err, procenv.ErrNotInPath):
+		return "", fmt.Errorf("%w: %q is not in PATH; run_command runs programs, not shell builtins (cd, export, ...): use exec_command in a shell for those", ErrNotFound, name)
+	case err != nil:
+		return "", fmt.Errorf("%w: %s is not an executable file (%v)", ErrNotFound, name, err)
 	}
-	for _, d := range filepath.SplitList(path) {
-		if d == "" {
-			d = "."
-		}
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(dir, d)
-		}
-		if p := filepath.Join(d, name); runnable(p) {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%w: %q is not in PATH; run_command runs programs, not shell builtins (cd, export, ...): use exec_command in a shell for those", ErrNotFound, name)
-}
-
-func runnable(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+	return p, nil
 }
 
 func unixSignalName(s syscall.Signal) string {

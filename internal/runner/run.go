@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentty/agentty/internal/procenv"
 	"github.com/agentty/agentty/internal/proctree"
 )
 
@@ -145,7 +146,7 @@ func (r *Runner) Run(ctx context.Context, o Options) (Result, error) {
 		return Result{}, err
 	}
 	env := buildEnv(o.Env, r.Marker())
-	path, err := lookPath(o.Argv[0], cwd, envValue(env, "PATH"))
+	path, err := lookPath(o.Argv[0], cwd, procenv.Get(env, "PATH"))
 	if err != nil {
 		return Result{}, err
 	}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/procenv"
 )
 
 // Mode selects how a program's bytes travel.
@@ -91,7 +93,7 @@ func resolve(o *StartOptions, marker string) (backend.Spec, error) {
 	}
 	spec.Dir, spec.Rows, spec.Cols, spec.MergeStderr = dir, o.Rows, o.Cols, o.MergeStderr
 	spec.Env = childEnv(o, marker)
-	path := lookupEnv(spec.Env, "PATH")
+	path := procenv.Get(spec.Env, "PATH")
 	if o.Command != "" {
 		spec.Path, spec.Argv = "/bin/sh", []string{"/bin/sh", "-c", o.Command}
 		first := firstWord(o.Command)
@@ -142,58 +144,24 @@ func resolveCwd(cwd string) (string, error) {
 	return abs, nil
 }
 
-// lookPath finds name the way execve callers do: a name with a slash is a
-// path (relative to dir), anything else is searched in path.
+// lookPath finds name with procenv.LookPath and says what to do when it
+// cannot.
 func lookPath(name, dir, path string) (string, error) {
-	if strings.Contains(name, "/") {
-		p := name
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		if err := executable(p); err != nil {
-			return "", fmt.Errorf("%w: %s: %v", ErrCommandNotFound, name, err)
-		}
-		return p, nil
+	p, err := procenv.LookPath(name, dir, path)
+	switch {
+	case errors.Is(err, procenv.ErrNotInPath):
+		return "", fmt.Errorf("%w: %q is not in PATH; check the spelling or pass a full path", ErrCommandNotFound, name)
+	case err != nil:
+		return "", fmt.Errorf("%w: %s: %v", ErrCommandNotFound, name, err)
 	}
-	for _, d := range filepath.SplitList(path) {
-		if d == "" {
-			d = "."
-		}
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(dir, d)
-		}
-		p := filepath.Join(d, name)
-		if executable(p) == nil {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%w: %q is not in PATH; check the spelling or pass a full path", ErrCommandNotFound, name)
-}
-
-func executable(p string) error {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return fmt.Errorf("no such file")
-	}
-	if fi.IsDir() {
-		return fmt.Errorf("is a directory")
-	}
-	if fi.Mode()&0o111 == 0 {
-		return fmt.Errorf("not executable (permission bits %v)", fi.Mode().Perm())
-	}
-	return nil
+	return p, nil
 }
 
 // childEnv builds the child's environment: agentty's own, then
 // non-interactive defaults, then the caller's overrides, then the marker
 // that lets agentty find every descendant later.
 func childEnv(o *StartOptions, marker string) []string {
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
+	env := procenv.Current()
 	env["PAGER"], env["GIT_PAGER"] = "cat", "cat"
 	if o.Mode == ModePTY {
 		env["TERM"] = "xterm-256color"
@@ -210,23 +178,5 @@ func childEnv(o *StartOptions, marker string) []string {
 	}
 	k, v, _ := strings.Cut(marker, "=")
 	env[k] = v
-	keys := make([]string, 0, len(env))
-	for k := range env {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	out := make([]string, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, k+"="+env[k])
-	}
-	return out
-}
-
-func lookupEnv(env []string, key string) string {
-	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
-			return v
-		}
-	}
-	return ""
+	return procenv.List(env)
 }

@@ -54,12 +54,16 @@ func (sh *Shell) waitFor(ctx context.Context, deadline time.Time, w *waitOpts, c
 		changed := s.OutputChanged()
 		exited := isDone(s.Done())
 		sh.mu.Lock()
+		// end is read once, before the scan (so every mark below it is
+		// known) and under mu, so the hook gets exactly the bytes up to it
+		// and the next round starts there: nothing is skipped.
+		end := s.OutputEnd()
 		sh.scanLocked()
 		ok := cond()
 		canProbe := w.probe != nil && w.probe()
 		var newest []byte
-		if w.onOutput != nil {
-			newest = sh.newestLocked(lastEnd)
+		if w.onOutput != nil && end != lastEnd {
+			newest = sh.newestLocked(lastEnd, end)
 		}
 		sh.mu.Unlock()
 		if ok {
@@ -69,8 +73,9 @@ func (sh *Shell) waitFor(ctx context.Context, deadline time.Time, w *waitOpts, c
 			return stopExited, "", ""
 		}
 		now := time.Now()
-		if end := s.OutputEnd(); end != lastEnd {
-			if lastEnd >= 0 && w.onOutput != nil && len(newest) > 0 {
+		if end != lastEnd {
+			// The first round reports what the command already printed.
+			if len(newest) > 0 {
 				w.onOutput(now.Sub(start), newest)
 			}
 			lastEnd = end
@@ -110,19 +115,18 @@ func (sh *Shell) waitFor(ctx context.Context, deadline time.Time, w *waitOpts, c
 	}
 }
 
-// newestLocked returns the running command's output after offset since
-// (the whole of it when since < 0), bounded to its last 4 KiB, for the
-// progress hook.
-func (sh *Shell) newestLocked(since int64) []byte {
+// newestLocked returns the running command's output in [since, end) (from
+// its start when since < 0), bounded to its last 4 KiB, for the progress
+// hook.
+func (sh *Shell) newestLocked(since, end int64) []byte {
 	r := sh.run
-	if r == nil || r.outStart < 0 || since < 0 {
+	if r == nil || r.outStart < 0 {
 		return nil
 	}
-	from := max(since, r.outStart, sh.sess.OutputEnd()-4096)
-	end := sh.sess.OutputEnd()
 	if r.done() {
-		end = r.outEnd
+		end = min(end, r.outEnd)
 	}
+	from := max(since, r.outStart, end-4096)
 	if from >= end {
 		return nil
 	}

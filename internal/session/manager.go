@@ -231,7 +231,7 @@ func (m *Manager) adopt(s *Session) (*Session, error) {
 	// Recorded before the exit goroutine runs, so the start always
 	// precedes the exit in the transcript.
 	m.cfg.Recorder.Started(StartRecord{ID: s.ID, Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Cwd,
-		EnvKeys: s.EnvKeys, Mode: s.Mode, PID: s.PID(), Rows: rows, Cols: cols, Started: s.Started})
+		EnvKeys: s.EnvKeys, Mode: s.Mode, Host: s.Host(), PID: s.PID(), Rows: rows, Cols: cols, Started: s.Started})
 	go func() {
 		defer m.wg.Done()
 		s.exitLoop()

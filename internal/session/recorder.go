@@ -33,6 +33,7 @@ type StartRecord struct {
 	Cwd     string
 	EnvKeys []string
 	Mode    Mode
+	Host    string // remote host (user@host:port) or "" for local
 	PID     int
 	Rows    int
 	Cols    int

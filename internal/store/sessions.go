@@ -29,6 +29,7 @@ type Session struct {
 	Cwd        string
 	EnvKeys    []string
 	Mode       string
+	Host       string // remote host, "" for local
 	PID        int
 	Rows, Cols int
 	StartedAt  time.Time
@@ -49,7 +50,7 @@ type Session struct {
 // past sessions beside live ones.
 func (r Session) Info() session.Info {
 	in := session.Info{ID: r.ID, Name: r.Name, Command: r.Command, Argv: r.Argv, Mode: session.Mode(r.Mode),
-		Cwd: r.Cwd, EnvKeys: r.EnvKeys, PID: r.PID, State: r.State, ExitCode: r.ExitCode, Signal: r.Signal,
+		Cwd: r.Cwd, EnvKeys: r.EnvKeys, Host: r.Host, PID: r.PID, State: r.State, ExitCode: r.ExitCode, Signal: r.Signal,
 		StartedAt: r.StartedAt, ExitedAt: r.ExitedAt, LostAt: r.LostAt, LostReason: r.LostReason,
 		Bytes: r.Bytes, Lines: r.Lines, Retained: r.Bytes - r.StartOff, Evicted: r.StartOff,
 		Rows: r.Rows, Cols: r.Cols, Readers: []session.ReaderInfo{}}
@@ -64,7 +65,7 @@ func (r Session) Info() session.Info {
 	return in
 }
 
-const sessionCols = `id, name, command, argv, cwd, env_keys, mode, pid, rows, cols, started_at, exited_at, last_seen,
+const sessionCols = `id, name, command, argv, cwd, env_keys, mode, host, pid, rows, cols, started_at, exited_at, last_seen,
 	state, exit_code, signal, lost_at, lost_reason, bytes, lines, start_off, disk_bytes`
 
 type scanner interface{ Scan(...any) error }
@@ -74,7 +75,7 @@ func scanSession(sc scanner) (Session, error) {
 	var argv, env string
 	var started, seen int64
 	var exited, lost, code sql.NullInt64
-	if err := sc.Scan(&r.ID, &r.Name, &r.Command, &argv, &r.Cwd, &env, &r.Mode, &r.PID, &r.Rows, &r.Cols,
+	if err := sc.Scan(&r.ID, &r.Name, &r.Command, &argv, &r.Cwd, &env, &r.Mode, &r.Host, &r.PID, &r.Rows, &r.Cols,
 		&started, &exited, &seen, &r.State, &code, &r.Signal, &lost, &r.LostReason, &r.Bytes, &r.Lines,
 		&r.StartOff, &r.DiskBytes); err != nil {
 		return r, err

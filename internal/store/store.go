@@ -193,6 +193,7 @@ CREATE TABLE IF NOT EXISTS sessions(
 	id TEXT PRIMARY KEY,
 	name TEXT NOT NULL DEFAULT '', command TEXT NOT NULL DEFAULT '', argv TEXT NOT NULL DEFAULT '[]',
 	cwd TEXT NOT NULL DEFAULT '', env_keys TEXT NOT NULL DEFAULT '[]', mode TEXT NOT NULL DEFAULT '',
+	host TEXT NOT NULL DEFAULT '',
 	pid INTEGER NOT NULL DEFAULT 0, owner_pid INTEGER NOT NULL DEFAULT 0, owner_start INTEGER NOT NULL DEFAULT 0,
 	rows INTEGER NOT NULL DEFAULT 0, cols INTEGER NOT NULL DEFAULT 0,
 	started_at INTEGER NOT NULL DEFAULT 0, exited_at INTEGER, last_seen INTEGER NOT NULL DEFAULT 0,
@@ -224,6 +225,16 @@ CREATE INDEX IF NOT EXISTS records_sid ON records(sid, id);
 func migrate(db *sql.DB) error {
 	if _, err := db.Exec(schema); err != nil {
 		return fmt.Errorf("create schema: %w", err)
+	}
+	// Columns added after a data directory was first created.
+	var n int
+	if err := db.QueryRow(`SELECT COUNT(*) FROM pragma_table_info('sessions') WHERE name = 'host'`).Scan(&n); err != nil {
+		return fmt.Errorf("inspect schema: %w", err)
+	}
+	if n == 0 {
+		if _, err := db.Exec(`ALTER TABLE sessions ADD COLUMN host TEXT NOT NULL DEFAULT ''`); err != nil {
+			return fmt.Errorf("add sessions.host: %w", err)
+		}
 	}
 	return nil
 }

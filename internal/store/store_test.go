@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -257,7 +258,8 @@ func TestStore_OutputBeforeStartRecordCounts(t *testing.T) {
 // as lost with the engine's reason, not as exited with a made-up status.
 func TestStore_LostConnectionRecordedAsLost(t *testing.T) {
 	s := openTest(t, t.TempDir(), nil)
-	l := startSession(s, "s1", 1<<20)
+	l := s.NewLog("s1", 1<<20)
+	s.Recorder().Started(session.StartRecord{ID: "s1", Command: "python3", Mode: session.ModePTY, Host: "u@h:22", PID: 9, Started: time.Now()})
 	l.Append(outlog.Stdout, []byte("partial\n"))
 	at := time.Now().Truncate(time.Millisecond)
 	s.Recorder().Exited("s1", session.ExitStatus{Lost: "connection to h:22 closed"}, at)
@@ -268,5 +270,34 @@ func TestStore_LostConnectionRecordedAsLost(t *testing.T) {
 	}
 	if r.State != StateLost || r.LostReason != "connection to h:22 closed" || r.LostAt == nil || !r.LostAt.Equal(at) || r.ExitCode != nil {
 		t.Fatalf("record: state %q reason %q lost_at %v exit %v; want lost with the reason at %v", r.State, r.LostReason, r.LostAt, r.ExitCode, at)
+	}
+	if r.Host != "u@h:22" || r.Info().Host != "u@h:22" {
+		t.Fatalf("host %q (info %q), want u@h:22", r.Host, r.Info().Host)
+	}
+}
+
+// A data directory made before sessions had a host column opens, gains the
+// column and keeps its sessions.
+func TestStore_MigratesOldSchema(t *testing.T) {
+	dir := t.TempDir()
+	s := openTest(t, dir, nil)
+	startSession(s, "s1", 1<<20)
+	s.Sync(10 * time.Second)
+	path := s.Path()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`ALTER TABLE sessions DROP COLUMN host`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s2 := openTest(t, dir, nil)
+	r, err := s2.Session("s1")
+	if err != nil || r.Command != "test s1" || r.Host != "" {
+		t.Fatalf("after migration: %+v %v", r, err)
 	}
 }

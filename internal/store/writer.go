@@ -322,12 +322,12 @@ func insertSession(tx *sql.Tx, r *session.StartRecord, owner int, ownerStart, no
 	if r.EnvKeys == nil {
 		env = []byte("[]")
 	}
-	_, err := tx.Exec(`INSERT INTO sessions(id, name, command, argv, cwd, env_keys, mode, pid, owner_pid, owner_start, rows, cols, started_at, last_seen, state)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')
+	_, err := tx.Exec(`INSERT INTO sessions(id, name, command, argv, cwd, env_keys, mode, host, pid, owner_pid, owner_start, rows, cols, started_at, last_seen, state)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'running')
 		ON CONFLICT(id) DO UPDATE SET name=excluded.name, command=excluded.command, argv=excluded.argv, cwd=excluded.cwd,
-		env_keys=excluded.env_keys, mode=excluded.mode, pid=excluded.pid, owner_pid=excluded.owner_pid, owner_start=excluded.owner_start,
+		env_keys=excluded.env_keys, mode=excluded.mode, host=excluded.host, pid=excluded.pid, owner_pid=excluded.owner_pid, owner_start=excluded.owner_start,
 		rows=excluded.rows, cols=excluded.cols, started_at=excluded.started_at, last_seen=excluded.last_seen`,
-		r.ID, r.Name, r.Command, string(argv), r.Cwd, string(env), string(r.Mode), r.PID, owner, ownerStart, r.Rows, r.Cols,
+		r.ID, r.Name, r.Command, string(argv), r.Cwd, string(env), string(r.Mode), r.Host, r.PID, owner, ownerStart, r.Rows, r.Cols,
 		r.Started.UnixNano(), now)
 	if err != nil {
 		return fmt.Errorf("record session: %w", err)

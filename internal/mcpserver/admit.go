@@ -20,6 +20,7 @@ type CommandRequest struct {
 	Argv    []string          // program and arguments (run_command)
 	Env     map[string]string // extra environment (run_command)
 	Cwd     string            // directory it runs in: the shell's current one, or run_command's cwd
+	Host    string            // the remote host it runs on ("" here); named in refusals and the audit log
 }
 
 // admit is the single place every command passes before it runs: the
@@ -38,6 +39,9 @@ func (t *tools) admit(ctx context.Context, req *mcp.CallToolRequest, c CommandRe
 		if e := t.policy.CheckEnv(c.Env); e.Verdict == policy.Refuse {
 			d = e
 		}
+	}
+	if c.Host != "" {
+		command += " (on " + c.Host + ")"
 	}
 	if err := t.decide(ctx, req, c.Tool, c.Session, command, c.Cwd, d); err != nil {
 		return err

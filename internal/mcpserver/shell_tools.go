@@ -46,6 +46,7 @@ type OpenShellInput struct {
 	Name      string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
 	NoRC      bool              `json:"no_rc,omitempty" jsonschema:"do not read the user's rc files (~/.bashrc, ~/.zshrc, $ENV)"`
 	TimeoutMs *int              `json:"timeout_ms,omitempty" jsonschema:"how long to wait for the first prompt (default 10000)"`
+	SSHParams
 }
 
 // OpenShellResult is open_shell's result.
@@ -57,11 +58,15 @@ type OpenShellResult struct {
 	PID       int    `json:"pid"`
 	Cwd       string `json:"cwd"`
 	Banner    string `json:"banner,omitempty" jsonschema:"what the shell printed before its first prompt"`
+	Host      string `json:"host,omitempty" jsonschema:"user@host:port of a remote shell"`
 }
 
 // Text implements texter.
 func (r OpenShellResult) Text() string {
 	s := fmt.Sprintf("opened %s %s (pid %d) in %s", r.Shell, r.SessionID, r.PID, r.Cwd)
+	if r.Host != "" {
+		s = fmt.Sprintf("opened %s %s on %s (remote pid %d) in %s", r.Shell, r.SessionID, r.Host, r.PID, r.Cwd)
+	}
 	if r.Banner != "" {
 		s += "\n" + r.Banner
 	}
@@ -71,7 +76,11 @@ func (r OpenShellResult) Text() string {
 func (t *tools) openShell(ctx context.Context, req *mcp.CallToolRequest, in OpenShellInput) (OpenShellResult, error) {
 	// The shell program itself passes the policy like any start (secure
 	// mode runs no shells); each command typed into it is checked later.
-	if _, path, err := shell.Detect(in.Shell); err == nil {
+	if in.Host != "" {
+		if err := t.admitRemoteShell(ctx, req, in); err != nil {
+			return OpenShellResult{}, err
+		}
+	} else if _, path, err := shell.Detect(in.Shell); err == nil {
 		d := t.policy.CheckArgv([]string{path}, in.Cwd)
 		if d.Verdict != policy.Refuse {
 			if e := t.policy.CheckEnv(in.Env); e.Verdict == policy.Refuse {
@@ -82,7 +91,14 @@ func (t *tools) openShell(ctx context.Context, req *mcp.CallToolRequest, in Open
 			return OpenShellResult{}, err
 		}
 	}
-	o := shell.OpenOptions{Shell: in.Shell, Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, NoRC: in.NoRC}
+	o := shell.OpenOptions{Shell: in.Shell, Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, NoRC: in.NoRC,
+		Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey}
+	if in.Host != "" {
+		if t.remote == nil {
+			return OpenShellResult{}, fmt.Errorf("%w: remote hosts are not enabled in this server; open a local shell (no host)", session.ErrBadArgs)
+		}
+		o.Remote = t.remote
+	}
 	if in.TimeoutMs != nil {
 		if *in.TimeoutMs <= 0 {
 			return OpenShellResult{}, fmt.Errorf("%w: timeout_ms must be > 0", session.ErrBadArgs)
@@ -94,7 +110,7 @@ func (t *tools) openShell(ctx context.Context, req *mcp.CallToolRequest, in Open
 		return OpenShellResult{}, err
 	}
 	s := sh.Session()
-	return OpenShellResult{SessionID: s.ID, Name: s.Name, Shell: string(sh.Kind), Path: sh.Path, PID: s.PID(), Cwd: sh.Cwd(), Banner: banner}, nil
+	return OpenShellResult{SessionID: s.ID, Name: s.Name, Shell: string(sh.Kind), Path: sh.Path, PID: s.PID(), Cwd: sh.Cwd(), Banner: banner, Host: s.Host()}, nil
 }
 
 // ExecInput are exec_command's arguments.
@@ -251,7 +267,7 @@ func (t *tools) shellWait(ctx context.Context, req *mcp.CallToolRequest, id stri
 
 // execIn admits a script and runs it in sh.
 func (t *tools) execIn(ctx context.Context, req *mcp.CallToolRequest, tool string, sh *shell.Shell, script string, o shell.ExecOptions) (shell.Result, error) {
-	if err := t.admit(ctx, req, CommandRequest{Tool: tool, Session: sh.Session().ID, Script: script, Cwd: sh.Cwd()}); err != nil {
+	if err := t.admit(ctx, req, CommandRequest{Tool: tool, Session: sh.Session().ID, Script: script, Cwd: sh.Cwd(), Host: sh.Host()}); err != nil {
 		return shell.Result{}, err
 	}
 	return sh.Exec(ctx, script, o)

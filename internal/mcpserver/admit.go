@@ -42,10 +42,20 @@ func (t *tools) admit(ctx context.Context, req *mcp.CallToolRequest, c CommandRe
 	}
 	if c.Host != "" {
 		command += " (on " + c.Host + ")"
+		d = onHost(d, c.Host)
 	}
 	if err := t.decide(ctx, req, c.Tool, c.Session, command, c.Cwd, d); err != nil {
 		return err
 	}
 	t.record(audit.Event{Event: audit.EventExec, Tool: c.Tool, Session: c.Session, Client: clientOf(req), Command: command, Cwd: c.Cwd})
 	return nil
+}
+
+// onHost names the host in a refusal's reason, so the agent sees where the
+// refused command would have run.
+func onHost(d policy.Decision, host string) policy.Decision {
+	if d.Verdict == policy.Refuse {
+		d.Reason += " (on " + host + ")"
+	}
+	return d
 }

@@ -37,7 +37,7 @@ func (t *tools) admitRemoteShell(ctx context.Context, req *mcp.CallToolRequest, 
 			d = e
 		}
 	}
-	return t.decide(ctx, req, "open_shell", "", name+" (on "+in.Host+")", in.Cwd, d)
+	return t.decide(ctx, req, "open_shell", "", name+" (on "+in.Host+")", in.Cwd, onHost(d, in.Host))
 }
 
 // remoteWriteScript writes stdin to $1 on the remote: appended ($2 = 1) or
@@ -76,7 +76,7 @@ func (t *tools) writeRemoteFile(ctx context.Context, req *mcp.CallToolRequest, i
 		}
 		p = path.Join(cwd, p)
 	}
-	d := t.policy.CheckPath(p, path.Dir(p))
+	d := onHost(t.policy.CheckPath(p, path.Dir(p)), host)
 	if err := t.decide(ctx, req, "write_file", in.SessionID, "write_file "+p+" (on "+host+")", path.Dir(p), d); err != nil {
 		return WriteFileResult{}, err
 	}

@@ -16,7 +16,8 @@ import (
 // registerShellTools adds the shell and one-shot command tools.
 func (t *tools) registerShellTools(srv *mcp.Server) {
 	add(srv, t.log, &mcp.Tool{Name: "open_shell", Description: "Open a persistent shell (bash by default; zsh or sh when asked and installed; default from $SHELL) on a real terminal. " +
-		"Its state (cwd, variables, functions, aliases, venvs, jobs) carries over between exec_command calls. It is an ordinary session too: read_output, send_input and terminate_process work on it.",
+		"Its state (cwd, variables, functions, aliases, venvs, jobs) carries over between exec_command calls. It is an ordinary session too: read_output, send_input and terminate_process work on it. " +
+		"With host it opens on that machine over SSH (remote PTY); exec_command, await_command, retry_command, diff_commands and write_file then work there the same way.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.openShell)
 	add(srv, t.log, &mcp.Tool{Name: "exec_command", Description: "Run a command (any shell text: pipes, multi-line, heredocs, aliases) in a shell from open_shell and return its own output (no echo, no prompt), exit code, cwd after it and duration. " +
 		"Completion is exact (shell integration marks), never guessed. If the command waits for input the call returns with state awaiting_input: answer with send_input, then await_command. " +
@@ -32,7 +33,8 @@ func (t *tools) registerShellTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}}, t.writeFile)
 	add(srv, t.log, &mcp.Tool{Name: "run_command", Description: "Run one program with argv directly (no shell: | > * $ are plain arguments), with cwd, env and stdin text, and return exit code, stdout and stderr separately (each cut to max_output_bytes keeping head and tail, with exact byte and line counts). " +
 		"success_exit_code / success_file + success_file_pattern decide ok. page/page_size return one page of stdout lines with total_lines and has_next. " +
-		"Output of common read-only git commands (status --porcelain/--short, log --oneline, branch, diff --name-status/--stat/..., rev-parse, remote -v, ls-files) and which is also parsed into JSON.",
+		"Output of common read-only git commands (status --porcelain/--short, log --oneline, branch, diff --name-status/--stat/..., rev-parse, remote -v, ls-files) and which is also parsed into JSON. " +
+		"With host the program runs on that machine over SSH, every argument quoted so nothing is interpreted by the remote login shell (success_file is not available there).",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.runCommand)
 }
 

@@ -127,3 +127,24 @@ func TestSSH_RemoteShell(t *testing.T) {
 		})
 	}
 }
+
+// Without shell, the remote's login shell (if supported), else bash, else
+// sh is found on the remote in one round trip.
+func TestSSH_RemoteShellDefault(t *testing.T) {
+	e := newSSHEnv(t)
+	c := newSSHClient(t, e.options())
+	var o OpenShellResult
+	c.call("open_shell", map[string]any{"host": e.srv.Target(e.srv.Addr), "no_rc": true, "cwd": "/tmp"}, &o)
+	if (o.Shell != "bash" && o.Shell != "sh") || !strings.HasPrefix(o.Path, "/") || o.Cwd != "/tmp" {
+		t.Fatalf("open_shell: %+v", o)
+	}
+	var r ExecResult
+	c.call("exec_command", map[string]any{"session_id": o.SessionID, "command": "echo $((6*7))"}, &r)
+	if r.Output != "42\n" || r.Cwd != "/tmp" {
+		t.Fatalf("exec: %+v", r)
+	}
+	msg := c.toolError("open_shell", map[string]any{"host": e.srv.Target(e.srv.Addr), "shell": "fish"})
+	if !strings.Contains(msg, "unsupported shell") {
+		t.Fatalf("fish: %s", msg)
+	}
+}

@@ -45,6 +45,10 @@ func TestSSH_RunCommandRemote(t *testing.T) {
 		if r.Stdout.Text != "/tmp\nb a r cat\n" || r.Cwd != "/tmp" {
 			t.Fatalf("cwd/env: %+v", r)
 		}
+		r = run(map[string]any{"argv": []string{"pwd"}, "cwd": "/nonexistent-91376"})
+		if r.ExitCode == nil || *r.ExitCode != 126 || !strings.Contains(r.Stderr.Text, "nonexistent-91376") || r.Stdout.Text != "" {
+			t.Fatalf("missing cwd: %+v", r)
+		}
 		r = run(map[string]any{"argv": []string{"sh", "-c", "kill -TERM $$"}})
 		if r.Signal != "SIGTERM" || r.ExitCode != nil || r.OK {
 			t.Fatalf("signal: %+v", r)

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -37,7 +38,11 @@ func TestSSH_RemoteShell(t *testing.T) {
 	e := newSSHEnv(t)
 	c := newSSHClient(t, e.options())
 	host := e.srv.Target(e.srv.Addr)
-	for _, kind := range []string{"bash", "sh"} {
+	kinds := []string{"bash", "sh"}
+	if _, err := osexec.LookPath("zsh"); err == nil {
+		kinds = append(kinds, "zsh")
+	}
+	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
 			var o OpenShellResult
 			c.call("open_shell", map[string]any{"host": host, "shell": kind, "no_rc": true}, &o)

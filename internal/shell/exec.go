@@ -92,13 +92,17 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 	}
 	sh.nextID++
 	r := &job{id: sh.nextID, text: command, started: time.Now(), outStart: -1, outEnd: -1}
+	// r holds the shell (a second Exec gets ErrBusy) while its file is
+	// written, which for a remote shell is a network round trip made
+	// without mu.
+	prev := sh.run
 	sh.run = r
 	sh.mu.Unlock()
 	file, err := sh.writeCommand(ctx, r.id, command)
 	if err != nil {
 		sh.mu.Lock()
 		if sh.run == r {
-			sh.run = nil // never typed: nothing to await, and the shell is free
+			sh.run = prev // never typed: the shell is free, await_command sees the last command
 		}
 		sh.mu.Unlock()
 		return Result{}, err

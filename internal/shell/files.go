@@ -97,11 +97,19 @@ func (f remoteFiles) mkdir(ctx context.Context) (string, error) {
 	return d, nil
 }
 
+// createScript creates $1 exclusively (noclobber; a special builtin's
+// failed redirection ends the script), private by umask, then fills it
+// from stdin, removing it again if that fails (a full disk).
+const createScript = `umask 077 && set -C && : > "$1" && set +C && { cat >> "$1" || { rm -f -- "$1"; exit 1; }; }`
+
 func (f remoteFiles) create(ctx context.Context, p string, body []byte) (string, error) {
 	if p == "" {
 		p = randomName("agentty-cmd-")
 	}
-	if _, err := f.r.Exec(ctx, f.host, f.accept, `umask 077 && set -C && cat > "$1"`, []string{p}, body); err != nil {
+	if _, err := f.r.Exec(ctx, f.host, f.accept, createScript, []string{p}, body); err != nil {
+		if ctx.Err() != nil {
+			f.remove(p) // cut short after it may have been created
+		}
 		return "", fmt.Errorf("shell: integration file on %s: %w", f.host, err)
 	}
 	return p, nil

@@ -32,7 +32,11 @@ func (p *Pool) Exec(ctx context.Context, host string, accept bool, script string
 	}
 	sess, err := c.client.NewSession()
 	if err != nil {
-		return nil, fmt.Errorf("%w: open a channel on %s: %v", ErrConnect, c.target.Key(), err)
+		hint := ""
+		if strings.Contains(err.Error(), "administratively prohibited") {
+			hint = fmt.Sprintf("; the server allows only so many channels per connection (sshd MaxSessions, default 10): %d sessions and the probe are open, and remote shells need one more for a moment per command; terminate idle sessions or raise MaxSessions", c.count())
+		}
+		return nil, fmt.Errorf("%w: open a channel on %s: %v%s", ErrConnect, c.target.Key(), err, hint)
 	}
 	defer sess.Close()
 	var out, errb bytes.Buffer

@@ -153,7 +153,7 @@ func serve(args []string, stderr io.Writer) int {
 		stopReaper()
 		<-reaperDone
 	}
-	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger, Policy: gate.policy, Audit: gate.audit, MaxReadBytes: gate.maxRead, Hosts: pool, Store: st})
+	srv := mcpserver.New(mgr, &mcpserver.Options{Version: version, Logger: logger, Policy: gate.policy, Audit: gate.audit, MaxReadBytes: gate.maxRead, Hosts: pool, Remote: pool, Store: st})
 	runDone := make(chan error, 1)
 	if hf.addr != "" {
 		hs, err := startHTTP(srv, httpOpts, logger)

@@ -20,6 +20,7 @@ type CommandRequest struct {
 	Argv    []string          // program and arguments (run_command)
 	Env     map[string]string // extra environment (run_command)
 	Cwd     string            // directory it runs in: the shell's current one, or run_command's cwd
+	Host    string            // the remote host it runs on ("" here); named in refusals and the audit log
 }
 
 // admit is the single place every command passes before it runs: the
@@ -39,9 +40,22 @@ func (t *tools) admit(ctx context.Context, req *mcp.CallToolRequest, c CommandRe
 			d = e
 		}
 	}
+	if c.Host != "" {
+		command += " (on " + c.Host + ")"
+		d = onHost(d, c.Host)
+	}
 	if err := t.decide(ctx, req, c.Tool, c.Session, command, c.Cwd, d); err != nil {
 		return err
 	}
 	t.record(audit.Event{Event: audit.EventExec, Tool: c.Tool, Session: c.Session, Client: clientOf(req), Command: command, Cwd: c.Cwd})
 	return nil
+}
+
+// onHost names the host in a refusal's reason, so the agent sees where the
+// refused command would have run.
+func onHost(d policy.Decision, host string) policy.Decision {
+	if d.Verdict == policy.Refuse {
+		d.Reason += " (on " + host + ")"
+	}
+	return d
 }

@@ -66,6 +66,15 @@ func (t *tools) writeFile(ctx context.Context, req *mcp.CallToolRequest, in Writ
 	if len(data) > maxWriteBytes {
 		return WriteFileResult{}, fmt.Errorf("%w: content is %d bytes; write at most %d per call (use append for more)", session.ErrBadArgs, len(data), maxWriteBytes)
 	}
+	if in.SessionID != "" {
+		sh, err := t.shells.Get(in.SessionID)
+		if err != nil {
+			return WriteFileResult{}, err
+		}
+		if h := sh.Host(); h != "" {
+			return t.writeRemoteFile(ctx, req, in, h, sh.Cwd(), data)
+		}
+	}
 	p := in.Path
 	if !filepath.IsAbs(p) {
 		base, err := os.Getwd()

@@ -31,6 +31,7 @@ type RunInput struct {
 	Summary            bool              `json:"summary,omitempty" jsonschema:"return only a one-line summary (and no stdout text) when the command is supported"`
 	Page               *int              `json:"page,omitempty" jsonschema:"0-based page of stdout lines to return instead of head+tail"`
 	PageSize           int               `json:"page_size,omitempty" jsonschema:"lines per page (default 100)"`
+	SSHParams
 }
 
 // RunResult is run_command's result.
@@ -96,7 +97,7 @@ func (r RunResult) Text() string {
 func (t *tools) runCommand(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (RunResult, error) {
 	o := runner.Options{Argv: in.Argv, Cwd: in.Cwd, Env: in.Env, Stdin: in.Stdin, MaxOutputBytes: in.MaxOutputBytes,
 		SuccessExitCode: in.SuccessExitCode, AnyExitCode: in.AnyExitCode, SuccessFile: in.SuccessFile,
-		SuccessFilePattern: in.SuccessFilePattern, PageSize: in.PageSize}
+		SuccessFilePattern: in.SuccessFilePattern, PageSize: in.PageSize, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey}
 	if in.TimeoutMs != nil {
 		if *in.TimeoutMs <= 0 {
 			return RunResult{}, fmt.Errorf("%w: timeout_ms must be > 0", session.ErrBadArgs)
@@ -109,7 +110,7 @@ func (t *tools) runCommand(ctx context.Context, req *mcp.CallToolRequest, in Run
 			o.Page = *in.Page
 		}
 	}
-	if err := t.admit(ctx, req, CommandRequest{Tool: "run_command", Argv: in.Argv, Env: in.Env, Cwd: in.Cwd}); err != nil {
+	if err := t.admit(ctx, req, CommandRequest{Tool: "run_command", Argv: in.Argv, Env: in.Env, Cwd: in.Cwd, Host: in.Host}); err != nil {
 		return RunResult{}, err
 	}
 	r, err := t.runner.Run(ctx, o)

@@ -12,12 +12,16 @@ import (
 // newRunner makes a runner whose children start on mgr's spawner thread,
 // are kept from the orphan reaper, and carry a marker under mgr's instance
 // so the guard kills them if agentty dies.
-func newRunner(mgr *session.Manager) *runner.Runner {
+func newRunner(mgr *session.Manager, remote RemoteHosts) *runner.Runner {
 	var seq atomic.Int64
-	return &runner.Runner{
+	r := &runner.Runner{
 		Spawn: mgr.SpawnOwned,
 		Marker: func() string {
 			return proctree.EnvKey + "=" + mgr.Instance() + "/run" + strconv.FormatInt(seq.Add(1), 10)
 		},
 	}
+	if remote != nil {
+		r.Remote = remote.Start
+	}
+	return r
 }

@@ -34,6 +34,10 @@ type Options struct {
 	MaxReadBytes int
 	// Hosts lists SSH connections for list_hosts; nil leaves the tool out.
 	Hosts HostLister
+	// Remote runs shells, one-shot commands and file writes on other hosts
+	// (the host argument of open_shell and run_command): the SSH backend's
+	// sshbackend.Pool. nil turns host off for those tools.
+	Remote RemoteHosts
 	// Store is the durable transcript store; nil when agentty runs with
 	// --no-store (history tools then see only what memory holds).
 	Store *store.Store
@@ -62,8 +66,8 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	t := &tools{mgr: mgr, log: logger, shells: shell.NewRegistry(mgr), runner: newRunner(mgr),
-		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes, hosts: o.Hosts, store: o.Store}
+	t := &tools{mgr: mgr, log: logger, shells: shell.NewRegistry(mgr), runner: newRunner(mgr, o.Remote),
+		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes, hosts: o.Hosts, store: o.Store, remote: o.Remote}
 	_, _ = rand.Read(t.stateKey[:])
 	t.register(srv)
 	return srv
@@ -81,6 +85,7 @@ type tools struct {
 	stateKey [32]byte
 	hosts    HostLister   // nil: no list_hosts
 	store    *store.Store // nil: memory only
+	remote   RemoteHosts  // nil: host is refused by open_shell and run_command
 }
 
 // texter is an output that renders itself compactly for the content block.

@@ -16,7 +16,8 @@ import (
 // registerShellTools adds the shell and one-shot command tools.
 func (t *tools) registerShellTools(srv *mcp.Server) {
 	add(srv, t.log, &mcp.Tool{Name: "open_shell", Description: "Open a persistent shell (bash by default; zsh or sh when asked and installed; default from $SHELL) on a real terminal. " +
-		"Its state (cwd, variables, functions, aliases, venvs, jobs) carries over between exec_command calls. It is an ordinary session too: read_output, send_input and terminate_process work on it.",
+		"Its state (cwd, variables, functions, aliases, venvs, jobs) carries over between exec_command calls. It is an ordinary session too: read_output, send_input and terminate_process work on it. " +
+		"With host it opens on that machine over SSH (remote PTY); exec_command, await_command, retry_command, diff_commands and write_file then work there the same way.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.openShell)
 	add(srv, t.log, &mcp.Tool{Name: "exec_command", Description: "Run a command (any shell text: pipes, multi-line, heredocs, aliases) in a shell from open_shell and return its own output (no echo, no prompt), exit code, cwd after it and duration. " +
 		"Completion is exact (shell integration marks), never guessed. If the command waits for input the call returns with state awaiting_input: answer with send_input, then await_command. " +
@@ -32,7 +33,8 @@ func (t *tools) registerShellTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}}, t.writeFile)
 	add(srv, t.log, &mcp.Tool{Name: "run_command", Description: "Run one program with argv directly (no shell: | > * $ are plain arguments), with cwd, env and stdin text, and return exit code, stdout and stderr separately (each cut to max_output_bytes keeping head and tail, with exact byte and line counts). " +
 		"success_exit_code / success_file + success_file_pattern decide ok. page/page_size return one page of stdout lines with total_lines and has_next. " +
-		"Output of common read-only git commands (status --porcelain/--short, log --oneline, branch, diff --name-status/--stat/..., rev-parse, remote -v, ls-files) and which is also parsed into JSON.",
+		"Output of common read-only git commands (status --porcelain/--short, log --oneline, branch, diff --name-status/--stat/..., rev-parse, remote -v, ls-files) and which is also parsed into JSON. " +
+		"With host the program runs on that machine over SSH, every argument quoted so nothing is interpreted by the remote login shell (success_file is not available there).",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.runCommand)
 }
 
@@ -46,6 +48,7 @@ type OpenShellInput struct {
 	Name      string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
 	NoRC      bool              `json:"no_rc,omitempty" jsonschema:"do not read the user's rc files (~/.bashrc, ~/.zshrc, $ENV)"`
 	TimeoutMs *int              `json:"timeout_ms,omitempty" jsonschema:"how long to wait for the first prompt (default 10000)"`
+	SSHParams
 }
 
 // OpenShellResult is open_shell's result.
@@ -57,11 +60,15 @@ type OpenShellResult struct {
 	PID       int    `json:"pid"`
 	Cwd       string `json:"cwd"`
 	Banner    string `json:"banner,omitempty" jsonschema:"what the shell printed before its first prompt"`
+	Host      string `json:"host,omitempty" jsonschema:"user@host:port of a remote shell"`
 }
 
 // Text implements texter.
 func (r OpenShellResult) Text() string {
 	s := fmt.Sprintf("opened %s %s (pid %d) in %s", r.Shell, r.SessionID, r.PID, r.Cwd)
+	if r.Host != "" {
+		s = fmt.Sprintf("opened %s %s on %s (remote pid %d) in %s", r.Shell, r.SessionID, r.Host, r.PID, r.Cwd)
+	}
 	if r.Banner != "" {
 		s += "\n" + r.Banner
 	}
@@ -71,7 +78,11 @@ func (r OpenShellResult) Text() string {
 func (t *tools) openShell(ctx context.Context, req *mcp.CallToolRequest, in OpenShellInput) (OpenShellResult, error) {
 	// The shell program itself passes the policy like any start (secure
 	// mode runs no shells); each command typed into it is checked later.
-	if _, path, err := shell.Detect(in.Shell); err == nil {
+	if in.Host != "" {
+		if err := t.admitRemoteShell(ctx, req, in); err != nil {
+			return OpenShellResult{}, err
+		}
+	} else if _, path, err := shell.Detect(in.Shell); err == nil {
 		d := t.policy.CheckArgv([]string{path}, in.Cwd)
 		if d.Verdict != policy.Refuse {
 			if e := t.policy.CheckEnv(in.Env); e.Verdict == policy.Refuse {
@@ -82,7 +93,14 @@ func (t *tools) openShell(ctx context.Context, req *mcp.CallToolRequest, in Open
 			return OpenShellResult{}, err
 		}
 	}
-	o := shell.OpenOptions{Shell: in.Shell, Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, NoRC: in.NoRC}
+	o := shell.OpenOptions{Shell: in.Shell, Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, NoRC: in.NoRC,
+		Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey}
+	if in.Host != "" {
+		if t.remote == nil {
+			return OpenShellResult{}, fmt.Errorf("%w: remote hosts are not enabled in this server; open a local shell (no host)", session.ErrBadArgs)
+		}
+		o.Remote = t.remote
+	}
 	if in.TimeoutMs != nil {
 		if *in.TimeoutMs <= 0 {
 			return OpenShellResult{}, fmt.Errorf("%w: timeout_ms must be > 0", session.ErrBadArgs)
@@ -94,7 +112,7 @@ func (t *tools) openShell(ctx context.Context, req *mcp.CallToolRequest, in Open
 		return OpenShellResult{}, err
 	}
 	s := sh.Session()
-	return OpenShellResult{SessionID: s.ID, Name: s.Name, Shell: string(sh.Kind), Path: sh.Path, PID: s.PID(), Cwd: sh.Cwd(), Banner: banner}, nil
+	return OpenShellResult{SessionID: s.ID, Name: s.Name, Shell: string(sh.Kind), Path: sh.Path, PID: s.PID(), Cwd: sh.Cwd(), Banner: banner, Host: s.Host()}, nil
 }
 
 // ExecInput are exec_command's arguments.
@@ -251,7 +269,7 @@ func (t *tools) shellWait(ctx context.Context, req *mcp.CallToolRequest, id stri
 
 // execIn admits a script and runs it in sh.
 func (t *tools) execIn(ctx context.Context, req *mcp.CallToolRequest, tool string, sh *shell.Shell, script string, o shell.ExecOptions) (shell.Result, error) {
-	if err := t.admit(ctx, req, CommandRequest{Tool: tool, Session: sh.Session().ID, Script: script, Cwd: sh.Cwd()}); err != nil {
+	if err := t.admit(ctx, req, CommandRequest{Tool: tool, Session: sh.Session().ID, Script: script, Cwd: sh.Cwd(), Host: sh.Host()}); err != nil {
 		return shell.Result{}, err
 	}
 	return sh.Exec(ctx, script, o)

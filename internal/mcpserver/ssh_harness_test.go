@@ -63,7 +63,7 @@ func newSSHClient(t testing.TB, o *sshbackend.Options) *sshClient {
 	t.Helper()
 	pool := sshbackend.NewPool(o)
 	mgr := session.NewManager(session.Config{Remote: pool.Start, KillGrace: time.Second})
-	c := connect(t, mgr, New(mgr, &Options{Hosts: pool}), "test", nil, nil, pool.Close)
+	c := connect(t, mgr, New(mgr, &Options{Hosts: pool, Remote: pool}), "test", nil, nil, pool.Close)
 	return &sshClient{client: c, pool: pool}
 }
 

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/procenv"
 	"github.com/agentty/agentty/internal/proctree"
 )
@@ -59,6 +60,12 @@ type Options struct {
 	Paged    bool
 	Page     int
 	PageSize int
+	// Host runs the program on another machine over SSH (user@host[:port]
+	// or an ssh config alias); Cwd is then the remote's ("" for the login
+	// directory) and Env is all the environment passed beyond the remote
+	// login's own. SuccessFile is refused with Host.
+	Host             string
+	AcceptNewHostKey bool
 }
 
 // Spawn starts a process on a thread that outlives it and keeps the orphan
@@ -71,6 +78,9 @@ type Runner struct {
 	Spawn Spawn
 	// Marker returns a fresh KEY=VALUE environment entry per run.
 	Marker func() string
+	// Remote starts programs on other hosts (Options.Host): the SSH
+	// backend's sshbackend.Pool.Start. nil turns remote runs off.
+	Remote func(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error)
 }
 
 // Check is one success criterion and whether it held.
@@ -141,6 +151,9 @@ func (r *Runner) Run(ctx context.Context, o Options) (Result, error) {
 		}
 		fileRE = re
 	}
+	if o.Host != "" {
+		return r.runRemote(ctx, o, fileRE)
+	}
 	cwd, err := resolveDir(o.Cwd)
 	if err != nil {
 		return Result{}, err
@@ -208,6 +221,16 @@ func (r *Runner) Run(ctx context.Context, o Options) (Result, error) {
 		code := ws.ExitStatus()
 		res.ExitCode = &code
 	}
+	finish(&res, o, stdout, stderr, pg)
+	res.Checks, res.OK = checks(&res, o, cwd, fileRE)
+	if ctx.Err() != nil && !timedOut {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// finish renders the captured streams (and the page of stdout) into res.
+func finish(res *Result, o Options, stdout, stderr *capture, pg *pager) {
 	res.Stdout, res.Stderr = stdout.result(), stderr.result()
 	if !res.Stdout.Truncated {
 		res.Full = res.Stdout.Text
@@ -220,11 +243,6 @@ func (r *Runner) Run(ctx context.Context, o Options) (Result, error) {
 		res.Stdout.Truncated = total > int64(o.PageSize) || pg.clipped
 		res.Stdout.OmittedBytes = 0
 	}
-	res.Checks, res.OK = checks(&res, o, cwd, fileRE)
-	if ctx.Err() != nil && !timedOut {
-		return res, ctx.Err()
-	}
-	return res, nil
 }
 
 // multi writes to every writer; each one never fails.

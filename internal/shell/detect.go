@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -64,6 +65,34 @@ func Detect(want string) (Kind, string, error) {
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
 		}
+	}
+	return k, p, nil
+}
+
+// detectScript prints the remote shell to run when none was asked for:
+// the login shell if agentty supports it, else bash, else sh.
+const detectScript = `case ${SHELL##*/} in bash|zsh|sh|dash|ash|ksh|mksh|posh) command -v "$SHELL" && exit 0 ;; esac
+command -v bash || command -v sh`
+
+// detectRemote picks the shell for a remote host: want as for Detect,
+// looked up on the remote (an empty want asks the remote, one round trip;
+// a name is left to the remote's PATH).
+func detectRemote(ctx context.Context, f remoteFiles, want string) (Kind, string, error) {
+	if want != "" {
+		k, ok := kindOf(want)
+		if !ok {
+			return "", "", fmt.Errorf("%w: %q; use bash, zsh or sh (or a path to one of them)", ErrUnsupportedShell, want)
+		}
+		return k, want, nil
+	}
+	out, err := f.r.Exec(ctx, f.host, f.accept, detectScript, nil, nil)
+	if err != nil {
+		return "", "", fmt.Errorf("%w: find a shell on %s: %v", ErrUnsupportedShell, f.host, err)
+	}
+	p := strings.TrimSpace(string(out))
+	k, ok := kindOf(p)
+	if !ok {
+		return "", "", fmt.Errorf("%w: %s has no bash or sh in PATH (found %q)", ErrUnsupportedShell, f.host, p)
 	}
 	return k, p, nil
 }

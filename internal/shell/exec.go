@@ -3,7 +3,6 @@ package shell
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -93,17 +92,23 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 	}
 	sh.nextID++
 	r := &job{id: sh.nextID, text: command, started: time.Now(), outStart: -1, outEnd: -1}
-	body := "__agentty_begin " + strconv.Itoa(r.id) + "\n" + command
-	if !strings.HasSuffix(body, "\n") {
-		body += "\n"
-	}
-	file, err := writeCommandFile(body)
+	// r holds the shell (a second Exec gets ErrBusy) while its file is
+	// written, which for a remote shell is a network round trip made
+	// without mu.
+	prev := sh.run
+	sh.run = r
+	sh.mu.Unlock()
+	file, err := sh.writeCommand(ctx, r.id, command)
 	if err != nil {
+		sh.mu.Lock()
+		if sh.run == r {
+			sh.run = prev // never typed: the shell is free, await_command sees the last command
+		}
 		sh.mu.Unlock()
 		return Result{}, err
 	}
+	sh.mu.Lock()
 	r.file = file
-	sh.run = r
 	sh.mu.Unlock()
 	// Ctrl+U first drops anything half-typed at the prompt (by send_input);
 	// a leading space keeps the line out of the shell's history.
@@ -114,7 +119,7 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 			sh.run = nil // it never started: nothing to await, and the shell is free
 		}
 		sh.mu.Unlock()
-		_ = os.Remove(r.file)
+		sh.fs.remove(r.file)
 		if isDone(sh.sess.Done()) {
 			return Result{}, sh.exitedErr()
 		}
@@ -165,7 +170,7 @@ func (sh *Shell) await(ctx context.Context, r *job, o ExecOptions) (Result, erro
 		res.Duration = time.Since(r.started)
 		end = sh.scanned
 		r.outEnd, r.ended = end, time.Now()
-		_ = os.Remove(r.file) // the shell may have died before starting it
+		sh.removeFile(r) // the shell may have died before starting it
 		if r.outStart < 0 {
 			r.outStart, from = end, end
 		}
@@ -195,22 +200,23 @@ func clip(s string, n int) string {
 	return strings.ToValidUTF8(s[:n], "") + "…"
 }
 
-// writeCommandFile puts a command's text in a new private file (0600,
-// O_EXCL) for the shell to source. The file is removed as soon as the
-// shell has started the command (its C mark): bash has read it whole by
-// then, and sh and zsh read on from the descriptor they opened.
-func writeCommandFile(body string) (string, error) {
-	f, err := os.CreateTemp("", "agentty-cmd-*")
-	if err != nil {
-		return "", fmt.Errorf("shell: command file: %w", err)
+// writeCommand puts a command's text in a new private file (0600,
+// O_EXCL) for the shell to source, on the machine the shell runs on. A
+// local file is removed by agentty as soon as the shell has started the
+// command (its C mark): bash has read it whole by then, and sh and zsh read
+// on from the descriptor they opened. A remote file is removed by the shell
+// itself as the command starts (__agentty_begin's second argument), which
+// costs no round trip.
+func (sh *Shell) writeCommand(ctx context.Context, id int, command string) (string, error) {
+	begin := "__agentty_begin " + strconv.Itoa(id)
+	var p string
+	if _, remote := sh.fs.(remoteFiles); remote {
+		p = randomName("agentty-cmd-")
+		begin += " " + quote(p)
 	}
-	_, err = f.WriteString(body)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	body := begin + "\n" + command
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
 	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-		return "", fmt.Errorf("shell: command file: %w", err)
-	}
-	return f.Name(), nil
+	return sh.fs.create(ctx, p, []byte(body))
 }

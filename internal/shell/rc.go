@@ -1,8 +1,7 @@
 package shell
 
 import (
-	"fmt"
-	"os"
+	"context"
 	"path/filepath"
 	"strings"
 )
@@ -35,7 +34,7 @@ const posixEncode = `__agentty_enc() {
 
 const commonRC = `__agentty_nonce=@NONCE@
 __agentty_id=0
-__agentty_begin() { __agentty_id=$1; printf '\033]133;C;aid=%s.%s\007' "$__agentty_nonce" "$1"; }
+__agentty_begin() { __agentty_id=$1; [ -z "${2-}" ] || command rm -f -- "$2"; printf '\033]133;C;aid=%s.%s\007' "$__agentty_nonce" "$1"; }
 __agentty_marks() {
 	__agentty_enc
 	printf '\033]133;D;%s;aid=%s.%s\007\033]7;file://%s%s\007\033]133;A;aid=%s\007' "$1" "$__agentty_nonce" "$__agentty_id" "${HOSTNAME:-}" "$__agentty_p" "$__agentty_nonce"
@@ -102,18 +101,14 @@ func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + 
 // and the environment that make the shell read it. userEnv looks up the
 // environment the shell would have had without agentty (the caller's env,
 // then the server's), for the user's own ZDOTDIR and ENV.
-func writeRC(kind Kind, path, dir, nonce string, noRC bool, userEnv func(string) (string, bool)) ([]string, map[string]string, error) {
+func writeRC(ctx context.Context, fs files, kind Kind, path, dir, nonce string, noRC bool, userEnv func(string) (string, bool)) ([]string, map[string]string, error) {
 	r := strings.NewReplacer("@NONCE@", nonce, "@DIR@", quote(dir))
 	env := map[string]string{}
 	if noRC {
 		env["AGENTTY_NO_RC"] = "1"
 	}
 	write := func(name, text string) (string, error) {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(r.Replace(text)), 0o600); err != nil {
-			return "", fmt.Errorf("write shell integration: %w", err)
-		}
-		return p, nil
+		return fs.create(ctx, filepath.Join(dir, name), []byte(r.Replace(text)))
 	}
 	switch kind {
 	case Bash:

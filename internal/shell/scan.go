@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"fmt"
-	"os"
 
 	"github.com/agentty/agentty/internal/session"
 )
@@ -56,7 +55,7 @@ func (sh *Shell) apply(m mark) {
 	case markC:
 		if r != nil && m.id == r.id && r.outStart < 0 {
 			r.outStart, r.returned = m.end, m.end
-			_ = os.Remove(r.file)
+			sh.dropLocal(r)
 		}
 	case markD:
 		sh.cwd = m.cwd
@@ -70,7 +69,7 @@ func (sh *Shell) apply(m mark) {
 				r.outStart, r.returned = m.start, m.start
 			}
 			r.outEnd, r.status, r.ended = m.start, m.status, time.Now()
-			_ = os.Remove(r.file)
+			sh.dropLocal(r)
 		}
 	}
 }

@@ -39,7 +39,17 @@ type OpenOptions struct {
 	Name  string
 	NoRC  bool          // skip the user's rc files (~/.bashrc, ~/.zshrc, $ENV)
 	Wait  time.Duration // how long to wait for the first prompt; 0 means 10 s
+	// Host opens the shell on another machine over SSH (user@host[:port]
+	// or an ssh config alias) on a remote PTY; "" opens it here. Shell,
+	// Cwd and Env are then the remote's. Remote writes the integration
+	// files there and must be set with Host.
+	Host             string
+	AcceptNewHostKey bool
+	Remote           Remote
 }
+
+// ErrNoRemote: a host was asked for but remote hosts are off.
+var ErrNoRemote = errors.New("remote hosts are not enabled in this server")
 
 // nonInteractive are defaults that keep commands from stopping for a pager
 // or a credential prompt; the caller's env overrides them.
@@ -51,6 +61,8 @@ type Shell struct {
 	Path string
 	sess *session.Session
 	re   *regexp.Regexp
+	// fs holds the integration files on the machine the shell runs on.
+	fs files
 	// startDir held the rc files; Open removes it before returning.
 	startDir string
 
@@ -84,7 +96,18 @@ func (c *job) done() bool { return c.outEnd >= 0 }
 // returns it with the output printed before that prompt (an rc file's
 // banner, say).
 func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, string, error) {
-	kind, path, err := Detect(o.Shell)
+	var fs files = localFiles{}
+	kind, path, err := Kind(""), "", error(nil)
+	if o.Host != "" {
+		if o.Remote == nil {
+			return nil, "", fmt.Errorf("%w: host %q needs the SSH backend", ErrNoRemote, o.Host)
+		}
+		rf := remoteFiles{r: o.Remote, host: o.Host, accept: o.AcceptNewHostKey}
+		fs = rf
+		kind, path, err = detectRemote(ctx, rf, o.Shell)
+	} else {
+		kind, path, err = Detect(o.Shell)
+	}
 	if err != nil {
 		return nil, "", err
 	}
@@ -93,18 +116,21 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 	nonce := hex.EncodeToString(nb)
 	// The rc files live only until the shell has started: it has read
 	// (or opened) them by its first prompt, and they are removed then.
-	dir, err := os.MkdirTemp("", "agentty-shell-")
+	dir, err := fs.mkdir(ctx)
 	if err != nil {
-		return nil, "", fmt.Errorf("shell: startup directory: %w", err)
+		return nil, "", err
 	}
-	defer func() { _ = os.RemoveAll(dir) }()
+	defer fs.remove(dir)
 	userEnv := func(k string) (string, bool) {
 		if v, ok := o.Env[k]; ok {
 			return v, true
 		}
+		if o.Host != "" {
+			return "", false // the remote's own environment is not known here
+		}
 		return os.LookupEnv(k)
 	}
-	argv, rcEnv, err := writeRC(kind, path, dir, nonce, o.NoRC, userEnv)
+	argv, rcEnv, err := writeRC(ctx, fs, kind, path, dir, nonce, o.NoRC, userEnv)
 	if err != nil {
 		return nil, "", err
 	}
@@ -125,11 +151,12 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 	if name == "" {
 		name = string(kind)
 	}
-	s, err := mgr.Start(session.StartOptions{Argv: argv, Cwd: o.Cwd, Env: env, Rows: o.Rows, Cols: o.Cols, Name: name})
+	s, err := mgr.Start(session.StartOptions{Argv: argv, Cwd: o.Cwd, Env: env, Rows: o.Rows, Cols: o.Cols, Name: name,
+		Host: o.Host, AcceptNewHostKey: o.AcceptNewHostKey})
 	if err != nil {
 		return nil, "", err
 	}
-	sh := &Shell{Kind: kind, Path: path, sess: s, re: markRE(nonce), startDir: dir}
+	sh := &Shell{Kind: kind, Path: path, sess: s, re: markRE(nonce), startDir: dir, fs: fs}
 	wait := o.Wait
 	if wait <= 0 {
 		wait = 10 * time.Second

@@ -176,7 +176,7 @@ func (c *Conn) helperFor() (*helper, error) {
 	if !c.alive() {
 		return nil, fmt.Errorf("%w: %s", ErrLost, c.lostReason())
 	}
-	h, err := startHelper(c.client)
+	h, err := startHelper(c.newSession)
 	if h != nil {
 		c.remote = h.OS + " " + h.Arch
 	}

@@ -30,7 +30,7 @@ func (p *Pool) Exec(ctx context.Context, host string, accept bool, script string
 	if err != nil {
 		return nil, err
 	}
-	sess, err := c.client.NewSession()
+	sess, err := c.newSession()
 	if err != nil {
 		hint := ""
 		if strings.Contains(err.Error(), "administratively prohibited") {

@@ -44,8 +44,8 @@ type helper struct {
 	closeOnce sync.Once
 }
 
-func startHelper(c *ssh.Client) (*helper, error) {
-	sess, err := c.NewSession()
+func startHelper(newSession func() (*ssh.Session, error)) (*helper, error) {
+	sess, err := newSession()
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func startProcess(c *Conn, spec backend.RemoteSpec, sink backend.Sink) (backend.
 	if len(spec.Argv) == 0 {
 		return nil, errors.New("nothing to run")
 	}
-	sess, err := c.client.NewSession()
+	sess, err := c.newSession()
 	if err != nil {
 		hint := ""
 		if strings.Contains(err.Error(), "administratively prohibited") {

@@ -69,11 +69,25 @@ type WaitResult struct {
 // inputGate remembers the program's scheduling fingerprint from just before
 // agentty wrote input, so the stale "blocked on input" of that moment is not
 // mistaken for the program asking again.
+//
+// Once the program has run and blocks on input again, the verdict must hold
+// with an unchanged fingerprint for gateConfirm: the kernel hands written
+// bytes to the terminal's reader asynchronously (the PTY flip buffer is
+// pushed by a kernel worker, possibly in pieces), so a reader can block for
+// a moment between pieces of the same input. If more of it arrives, the
+// reader runs and the fingerprint moves.
 type inputGate struct {
-	active bool
-	fp     uint64
-	at     time.Time
+	active     bool
+	fp         uint64
+	at         time.Time
+	confirming bool      // the program ran since the write and blocks again
+	confirmFP  uint64    // fingerprint when that was first seen
+	confirmAt  time.Time // when that was first seen
 }
+
+// gateConfirm is how long a blocked-on-input verdict after input must hold
+// with the program not running at all.
+const gateConfirm = 500 * time.Microsecond
 
 // awaiting probes the kernel and applies the input gate.
 func (s *Session) awaiting(now time.Time) (inputwait.Probe, bool) {
@@ -91,7 +105,14 @@ func (s *Session) awaiting(now time.Time) (inputwait.Probe, bool) {
 		if p.Fingerprint == s.gate.fp && now.Sub(s.gate.at) < grace {
 			return p, false
 		}
-		s.gate.active = false
+		if !s.gate.confirming || p.Fingerprint != s.gate.confirmFP {
+			s.gate.confirming, s.gate.confirmFP, s.gate.confirmAt = true, p.Fingerprint, now
+			return p, false
+		}
+		if now.Sub(s.gate.confirmAt) < gateConfirm {
+			return p, false
+		}
+		s.gate = inputGate{}
 	}
 	return p, true
 }

@@ -23,27 +23,8 @@ const StateLost = "lost"
 // remote's: nothing is looked up locally.
 func remoteSpec(o *StartOptions, marker, id string) (backend.RemoteSpec, error) {
 	var spec backend.RemoteSpec
-	if (o.Command == "") == (len(o.Argv) == 0) {
-		return spec, fmt.Errorf("%w: give exactly one of command (a shell command line) or argv (program and arguments)", ErrBadArgs)
-	}
-	switch o.Mode {
-	case "":
-		o.Mode = ModePTY
-	case ModePTY, ModePipe:
-	default:
-		return spec, fmt.Errorf("%w: mode must be \"pty\" or \"pipe\", not %q", ErrBadArgs, o.Mode)
-	}
-	if o.Rows == 0 {
-		o.Rows = DefaultRows
-	}
-	if o.Cols == 0 {
-		o.Cols = DefaultCols
-	}
-	if o.Rows < 1 || o.Rows > 1000 || o.Cols < 1 || o.Cols > 1000 {
-		return spec, fmt.Errorf("%w: rows and cols must be between 1 and 1000 (got %dx%d)", ErrBadArgs, o.Rows, o.Cols)
-	}
-	if o.MergeStderr && o.Mode != ModePipe {
-		return spec, fmt.Errorf("%w: merge_stderr applies to mode=pipe (a PTY already merges them)", ErrBadArgs)
+	if err := checkOptions(o); err != nil {
+		return spec, err
 	}
 	for k := range o.Env {
 		if k == "" || strings.ContainsAny(k, "= \t\n") {

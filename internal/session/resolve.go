@@ -60,19 +60,18 @@ var shellWords = []string{"!", ".", ":", "[", "alias", "bg", "break", "case", "c
 	"source", "test", "times", "trap", "true", "type", "ulimit", "umask", "unalias", "unset",
 	"until", "wait", "while", "echo", "{", "(", "time"}
 
-// resolve turns options into a backend spec, checking what can be checked
-// before anything runs so the agent gets a clear error instead of exit 127.
-func resolve(o *StartOptions, marker string) (backend.Spec, error) {
-	var spec backend.Spec
+// checkOptions validates what local and remote starts share and fills in
+// defaults (mode pty, the default terminal size).
+func checkOptions(o *StartOptions) error {
 	if (o.Command == "") == (len(o.Argv) == 0) {
-		return spec, fmt.Errorf("%w: give exactly one of command (a shell command line) or argv (program and arguments)", ErrBadArgs)
+		return fmt.Errorf("%w: give exactly one of command (a shell command line) or argv (program and arguments)", ErrBadArgs)
 	}
 	switch o.Mode {
 	case "":
 		o.Mode = ModePTY
 	case ModePTY, ModePipe:
 	default:
-		return spec, fmt.Errorf("%w: mode must be \"pty\" or \"pipe\", not %q", ErrBadArgs, o.Mode)
+		return fmt.Errorf("%w: mode must be \"pty\" or \"pipe\", not %q", ErrBadArgs, o.Mode)
 	}
 	if o.Rows == 0 {
 		o.Rows = DefaultRows
@@ -81,16 +80,26 @@ func resolve(o *StartOptions, marker string) (backend.Spec, error) {
 		o.Cols = DefaultCols
 	}
 	if o.Rows < 1 || o.Rows > 1000 || o.Cols < 1 || o.Cols > 1000 {
-		return spec, fmt.Errorf("%w: rows and cols must be between 1 and 1000 (got %dx%d)", ErrBadArgs, o.Rows, o.Cols)
+		return fmt.Errorf("%w: rows and cols must be between 1 and 1000 (got %dx%d)", ErrBadArgs, o.Rows, o.Cols)
+	}
+	if o.MergeStderr && o.Mode != ModePipe {
+		return fmt.Errorf("%w: merge_stderr applies to mode=pipe (a PTY already merges them)", ErrBadArgs)
+	}
+	return nil
+}
+
+// resolve turns options into a backend spec, checking what can be checked
+// before anything runs so the agent gets a clear error instead of exit 127.
+func resolve(o *StartOptions, marker string) (backend.Spec, error) {
+	var spec backend.Spec
+	if err := checkOptions(o); err != nil {
+		return spec, err
 	}
 	dir, err := resolveCwd(o.Cwd)
 	if err != nil {
 		return spec, err
 	}
 	o.Cwd = dir
-	if o.MergeStderr && o.Mode != ModePipe {
-		return spec, fmt.Errorf("%w: merge_stderr applies to mode=pipe (a PTY already merges them)", ErrBadArgs)
-	}
 	spec.Dir, spec.Rows, spec.Cols, spec.MergeStderr = dir, o.Rows, o.Cols, o.MergeStderr
 	spec.Env = childEnv(o, marker)
 	path := procenv.Get(spec.Env, "PATH")

@@ -225,23 +225,37 @@ func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *ses
 	if t.policy == nil {
 		return nil
 	}
-	fg, err := s.Foreground()
-	if err != nil {
-		if s.Status() != nil || !t.policy.Enabled() {
-			return nil // exited (Send reports it), or nothing to enforce
-		}
-		return t.refused(req, "send_input", s.ID, "", "", policy.Decision{Verdict: policy.Refuse, Rule: policy.RuleUndecidable,
-			Reason: fmt.Sprintf("cannot tell whether a shell would read this input (%v), so it is refused while a command policy is on", err)})
-	}
-	state, _ := s.State()
-	// A shell in the foreground group reads what is typed; a shell anywhere
-	// in the session gets typed-ahead lines once the foreground program is
-	// done. In pipe mode every process shares the one stdin.
+	var fg session.Foreground
 	atShell, treeShell := false, false
-	for _, p := range fg.Procs {
-		if policy.IsInteractiveShell(p.Args) {
-			treeShell = true
-			atShell = atShell || p.PGID == fg.PGID || s.Mode == session.ModePipe
+	state, _ := s.State()
+	if s.Host() != "" {
+		// The remote process tree is not visible here (a pid there is not a
+		// pid here), so under a policy every line typed into a remote
+		// session is checked as a shell command line, except at a password
+		// prompt. Protected directories are local paths: nothing to check
+		// with the policy off.
+		if !t.policy.Enabled() || state == string(inputwait.AwaitingPassword) {
+			return nil
+		}
+		fg.Comm, atShell, treeShell = "the remote program", true, true
+	} else {
+		var err error
+		if fg, err = s.Foreground(); err != nil {
+			if s.Status() != nil || !t.policy.Enabled() {
+				return nil // exited (Send reports it), or nothing to enforce
+			}
+			return t.refused(req, "send_input", s.ID, "", "", policy.Decision{Verdict: policy.Refuse, Rule: policy.RuleUndecidable,
+				Reason: fmt.Sprintf("cannot tell whether a shell would read this input (%v), so it is refused while a command policy is on", err)})
+		}
+		// A shell in the foreground group reads what is typed; a shell
+		// anywhere in the session gets typed-ahead lines once the
+		// foreground program is done. In pipe mode every process shares
+		// the one stdin.
+		for _, p := range fg.Procs {
+			if policy.IsInteractiveShell(p.Args) {
+				treeShell = true
+				atShell = atShell || p.PGID == fg.PGID || s.Mode == session.ModePipe
+			}
 		}
 	}
 	reading := state == string(inputwait.AwaitingInput) || state == string(inputwait.AwaitingPassword)

@@ -39,6 +39,18 @@ func TestSSH_RemoteCommandsPassThePolicy(t *testing.T) {
 			t.Fatalf("%s refusal %q does not name the rule and the host", tc.tool, msg)
 		}
 	}
+	// Typed input: the remote tree is not visible, so every line typed into
+	// a remote session is checked as a command line.
+	var st StartResult
+	g.call("start_process", map[string]any{"host": host, "argv": []string{"bash", "--norc", "-i"}}, &st)
+	if msg := g.toolError("send_input", map[string]any{"session_id": st.SessionID, "text": "rm -rf /tmp/x", "enter": true}); !strings.Contains(msg, "rm is not on the allow list") {
+		t.Fatalf("typed rm into a remote bash: %q", msg)
+	}
+	var sent SendResult
+	g.call("send_input", map[string]any{"session_id": st.SessionID, "text": "echo typed-ok", "enter": true, "until": "^typed-ok"}, &sent)
+	if !strings.Contains(sent.Output, "typed-ok") {
+		t.Fatalf("allowed typed line: %+v", sent)
+	}
 	var run RunResult
 	g.call("run_command", map[string]any{"host": host, "argv": []string{"echo", "a;b"}}, &run)
 	if run.Stdout.Text != "a;b\n" {

@@ -240,8 +240,12 @@ func TestPipeAwaiting(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := startPipe(t, tc.argv...)
-			p := waitFor(t, c.target, AwaitingInput)
-			if !strings.Contains(p.Detail, tc.detail) || !strings.HasSuffix(p.Detail, " on fd 0 (pipe)") {
+			// A child that has just exec'd can be seen reading under the
+			// name it had before exec (comm and syscall are two reads of
+			// /proc), so wait for the steady state rather than the first
+			// awaiting probe.
+			p := waitDetail(t, c.target, AwaitingInput, tc.detail)
+			if !strings.HasSuffix(p.Detail, " on fd 0 (pipe)") {
 				t.Errorf("Detail = %q, want %q and fd 0 (pipe)", p.Detail, tc.detail)
 			}
 		})

@@ -120,10 +120,7 @@ func TestNoChildrenFiles(t *testing.T) {
 	noChildrenFiles.Store(true)
 	defer noChildrenFiles.Store(false)
 	c := startPTY(t, "sh", "-c", "cat | cat")
-	p := waitFor(t, c.target, AwaitingInput)
-	if want := "(cat) in read on fd 0 (tty)"; !strings.Contains(p.Detail, want) {
-		t.Errorf("Detail = %q, want %q", p.Detail, want)
-	}
+	waitDetail(t, c.target, AwaitingInput, "(cat) in read on fd 0 (tty)")
 	if n := len(countMembers(t, c.target)); n != 3 {
 		t.Errorf("found %d members, want 3 (sh, cat, cat)", n)
 	}

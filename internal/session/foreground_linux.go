@@ -9,25 +9,6 @@ import (
 	"strings"
 )
 
-// Foreground says who receives what is typed into a session.
-type Foreground struct {
-	// PGID is the terminal's foreground process group (PTY), or the root's
-	// group (pipe); PID, Comm, Args and Cwd describe its leader.
-	PGID int
-	PID  int
-	Comm string
-	Args []string
-	Cwd  string
-	// Procs are the session's live processes, root first.
-	Procs []ProcArgs
-}
-
-// ProcArgs is one process of a session and its command line.
-type ProcArgs struct {
-	PID, PGID int
-	Args      []string
-}
-
 // Foreground reports who reads the session's input now: for a PTY the
 // terminal's foreground process group (tpgid from /proc/ROOT/stat), for
 // pipes the root's group. The policy uses it to tell a shell reading

@@ -1,0 +1,109 @@
+// Command testreport turns "go test -json" into what plain "go test" prints
+// (a line per package, the output of failing tests) plus one "--- SKIP"
+// line with the reason for every test that could not run, so a run that
+// narrowed itself says so. scripts/test pipes the suite through it.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+func main() {
+	if err := report(os.Stdin, os.Stdout); err != nil {
+		if err != errFailed {
+			fmt.Fprintln(os.Stderr, "testreport:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// event is one line of "go test -json" (cmd/test2json).
+type event struct {
+	Action  string
+	Package string
+	Test    string
+	Output  string
+}
+
+// errFailed is returned when any test, package or build failed.
+var errFailed = errors.New("tests failed")
+
+// report copies events from r to w as described in the package comment.
+func report(r io.Reader, w io.Writer) error {
+	out := map[string][]string{} // package + "\x00" + test → its output lines so far
+	var skips []string
+	failed := false
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var e event
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Action == "" {
+			fmt.Fprintln(w, sc.Text()) // not an event: go's own messages
+			continue
+		}
+		key := e.Package + "\x00" + e.Test
+		switch {
+		case e.Action == "build-output":
+			fmt.Fprint(w, e.Output)
+		case e.Action == "build-fail":
+			failed = true
+		case e.Test == "" && e.Action == "output":
+			if e.Output != "PASS\n" && e.Output != "FAIL\n" {
+				fmt.Fprint(w, e.Output)
+			}
+		case e.Test == "" && e.Action == "fail":
+			failed = true
+		case e.Test == "":
+		case e.Action == "output":
+			out[key] = append(out[key], e.Output)
+		case e.Action == "fail":
+			failed = true
+			for _, l := range out[key] {
+				if !strings.HasPrefix(l, "=== ") {
+					fmt.Fprint(w, l)
+				}
+			}
+			delete(out, key)
+		case e.Action == "skip":
+			line := fmt.Sprintf("--- SKIP: %s (%s): %s", e.Test, e.Package, skipReason(out[key]))
+			fmt.Fprintln(w, line)
+			skips = append(skips, line)
+			delete(out, key)
+		case e.Action == "pass":
+			delete(out, key)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if len(skips) > 0 {
+		fmt.Fprintf(w, "\n%d tests skipped:\n%s\n", len(skips), strings.Join(skips, "\n"))
+	}
+	if failed {
+		return errFailed
+	}
+	return nil
+}
+
+// skipReason is what the test logged before skipping (its t.Skip message),
+// on one line.
+func skipReason(lines []string) string {
+	var parts []string
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "=== ") || strings.HasPrefix(l, "--- SKIP") {
+			continue
+		}
+		parts = append(parts, l)
+	}
+	if len(parts) == 0 {
+		return "(no reason given)"
+	}
+	return strings.Join(parts, " / ")
+}

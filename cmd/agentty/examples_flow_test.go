@@ -10,7 +10,7 @@ package main
 // "→" line (continued on following indented lines) lists facts about that
 // call's structured result: a field path (dots into objects, [i] into
 // arrays, negative from the end) and its value, JSON or a bare word (a
-// string). Objects match when the fields shown match (others are ignored);
+// string), or ~"RE2" for a string that varies (a pid). Objects match when the fields shown match (others are ignored);
 // arrays, strings, numbers and booleans match exactly. A call with no "→"
 // line must succeed.
 
@@ -115,7 +115,19 @@ func parseFacts(s string, base int) ([]fact, error) {
 			i++
 		}
 		f := fact{Path: p, start: base + i}
-		if c := s[i]; strings.ContainsRune(`"[{-0123456789`, rune(c)) || hasWord(s[i:], "true", "false", "null") {
+		if s[i] == '~' {
+			dec := json.NewDecoder(strings.NewReader(s[i+1:]))
+			var src string
+			if err := dec.Decode(&src); err != nil {
+				return nil, fmt.Errorf("pattern of %s: %v", p, err)
+			}
+			re, err := regexp.Compile(src)
+			if err != nil {
+				return nil, fmt.Errorf("pattern of %s: %v", p, err)
+			}
+			f.Want = re
+			i += 1 + int(dec.InputOffset())
+		} else if c := s[i]; strings.ContainsRune(`"[{-0123456789`, rune(c)) || hasWord(s[i:], "true", "false", "null") {
 			dec := json.NewDecoder(strings.NewReader(s[i:]))
 			dec.UseNumber()
 			if err := dec.Decode(&f.Want); err != nil {
@@ -213,12 +225,18 @@ func matches(want, got any) bool {
 		return true
 	case json.Number:
 		return fmt.Sprint(got) == w.String()
+	case *regexp.Regexp:
+		g, ok := got.(string)
+		return ok && w.MatchString(g)
 	}
 	return want == got
 }
 
 // render writes an actual value in the flow's notation, for -update.
 func render(v any, bare bool) string {
+	if re, ok := v.(*regexp.Regexp); ok {
+		return "~" + render(re.String(), false)
+	}
 	if s, ok := v.(string); ok && bare && s != "" && !strings.ContainsAny(s, ` ,"[]{}`) && !hasWord(s, "true", "false", "null") {
 		return s
 	}

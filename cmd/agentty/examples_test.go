@@ -55,10 +55,10 @@ func docFiles(t *testing.T) []string {
 }
 
 type example struct {
-	file  string // the transcript
-	doc   string // relative to the repository root
-	needs []string
-	dir   string
+	file   string // the transcript
+	doc    string // relative to the repository root
+	needs  []string
+	dir    string
 	ssh    []string // user, alias, address
 	setup  string
 	remote string

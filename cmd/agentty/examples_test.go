@@ -344,3 +344,42 @@ func rewrite(t *testing.T, file, old, new string) {
 		t.Fatal(err)
 	}
 }
+
+// volatile are the parts of demo output that differ between runs:
+// latencies and pids.
+var volatile = regexp.MustCompile(`\([0-9.]+ ms\)|pid [0-9]+`)
+
+// TestDocExamples_Demo checks README's excerpt of "agentty demo" output
+// against a real run: the same calls and results, latencies and pids aside.
+func TestDocExamples_Demo(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed (as root, scripts/test installs it)")
+	}
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(b), "`demo` launches `agentty serve`")
+	if !ok {
+		t.Fatal("README no longer introduces the demo's output")
+	}
+	_, block, _ := strings.Cut(after, "```\n")
+	block, _, _ = strings.Cut(block, "```")
+	cmd := selfCommand(t, "demo")
+	stdout, stderr := logFile(t, "demo.out"), logFile(t, "demo.err")
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("demo: %v\n%s", err, readFile(t, stderr))
+	}
+	norm := func(s string) string {
+		lines := strings.Split(volatile.ReplaceAllString(s, "…"), "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(l, " ")
+		}
+		return strings.Join(lines, "\n")
+	}
+	if out := readFile(t, stdout); !strings.Contains(norm(out), norm(block)) {
+		t.Errorf("README's demo output is not what demo prints (latencies and pids aside):\nREADME:\n%s\ndemo:\n%s", block, out)
+	}
+}

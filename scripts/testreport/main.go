@@ -10,7 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -59,16 +61,21 @@ func report(r io.Reader, w io.Writer) error {
 			}
 		case e.Test == "" && e.Action == "fail":
 			failed = true
+			// Tests still running when the binary died (a panic in
+			// another goroutine, the -timeout): their output so far.
+			for _, k := range slices.Sorted(maps.Keys(out)) {
+				if pkg, test, _ := strings.Cut(k, "\x00"); pkg == e.Package {
+					fmt.Fprintf(w, "--- UNFINISHED: %s\n", test)
+					printOutput(w, out[k])
+					delete(out, k)
+				}
+			}
 		case e.Test == "":
 		case e.Action == "output":
 			out[key] = append(out[key], e.Output)
 		case e.Action == "fail":
 			failed = true
-			for _, l := range out[key] {
-				if !strings.HasPrefix(l, "=== ") {
-					fmt.Fprint(w, l)
-				}
-			}
+			printOutput(w, out[key])
 			delete(out, key)
 		case e.Action == "skip":
 			line := fmt.Sprintf("--- SKIP: %s (%s): %s", e.Test, e.Package, skipReason(out[key]))
@@ -89,6 +96,16 @@ func report(r io.Reader, w io.Writer) error {
 		return errFailed
 	}
 	return nil
+}
+
+// printOutput prints a test's output as plain go test does, without the
+// "=== RUN" bookkeeping lines.
+func printOutput(w io.Writer, lines []string) {
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "=== ") {
+			fmt.Fprint(w, l)
+		}
+	}
 }
 
 // skipReason is what the test logged before skipping (its t.Skip message),

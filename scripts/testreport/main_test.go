@@ -23,6 +23,9 @@ func TestReport_SkipsFailuresAndPackages(t *testing.T) {
 		`{"Action":"output","Package":"p","Test":"TestC","Output":"    c_test.go:3: got 1, want 2\n"}`,
 		`{"Action":"output","Package":"p","Test":"TestC","Output":"--- FAIL: TestC (0.00s)\n"}`,
 		`{"Action":"fail","Package":"p","Test":"TestC"}`,
+		`{"Action":"output","Package":"p","Test":"TestD","Output":"=== RUN   TestD\n"}`,
+		`{"Action":"output","Package":"p","Test":"TestD","Output":"    d_test.go:5: waiting\n"}`,
+		`{"Action":"output","Package":"p","Output":"panic: test timed out after 10m0s\n"}`,
 		`{"Action":"output","Package":"p","Output":"FAIL\n"}`,
 		`{"Action":"output","Package":"p","Output":"FAIL\tp\t0.1s\n"}`,
 		`{"Action":"fail","Package":"p"}`,
@@ -35,7 +38,9 @@ func TestReport_SkipsFailuresAndPackages(t *testing.T) {
 	err := report(strings.NewReader(events), &out)
 	want := "--- SKIP: TestA (p): a_test.go:9: sshd missing\n" +
 		"    c_test.go:3: got 1, want 2\n--- FAIL: TestC (0.00s)\n" +
+		"panic: test timed out after 10m0s\n" +
 		"FAIL\tp\t0.1s\n" +
+		"--- UNFINISHED: TestD\n    d_test.go:5: waiting\n" +
 		"ok  \tq\t0.2s\n" +
 		"go: not an event\n" +
 		"\n1 tests skipped:\n--- SKIP: TestA (p): a_test.go:9: sshd missing\n"

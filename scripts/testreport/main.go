@@ -2,12 +2,16 @@
 // (a line per package, the output of failing tests) plus one "--- SKIP"
 // line with the reason for every test that could not run, so a run that
 // narrowed itself says so. scripts/test pipes the suite through it.
+//
+// With -fail-on-skip (scripts/test under CI=true) a skipped test fails the
+// run: CI installs everything, so a skip there means coverage was lost.
 package main
 
 import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -17,10 +21,17 @@ import (
 )
 
 func main() {
-	if err := report(os.Stdin, os.Stdout); err != nil {
+	failOnSkip := flag.Bool("fail-on-skip", false, "exit 1 when any test was skipped")
+	flag.Parse()
+	skips, err := report(os.Stdin, os.Stdout)
+	if err != nil {
 		if err != errFailed {
 			fmt.Fprintln(os.Stderr, "testreport:", err)
 		}
+		os.Exit(1)
+	}
+	if *failOnSkip && skips > 0 {
+		fmt.Printf("FAIL: %d tests skipped with -fail-on-skip (CI=true): CI must run every test\n", skips)
 		os.Exit(1)
 	}
 }
@@ -36,8 +47,9 @@ type event struct {
 // errFailed is returned when any test, package or build failed.
 var errFailed = errors.New("tests failed")
 
-// report copies events from r to w as described in the package comment.
-func report(r io.Reader, w io.Writer) error {
+// report copies events from r to w as described in the package comment and
+// returns how many tests were skipped.
+func report(r io.Reader, w io.Writer) (skipped int, err error) {
 	out := map[string][]string{} // package + "\x00" + test → its output lines so far
 	var skips []string
 	failed := false
@@ -87,15 +99,15 @@ func report(r io.Reader, w io.Writer) error {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return err
+		return len(skips), err
 	}
 	if len(skips) > 0 {
 		fmt.Fprintf(w, "\n%d tests skipped:\n%s\n", len(skips), strings.Join(skips, "\n"))
 	}
 	if failed {
-		return errFailed
+		return len(skips), errFailed
 	}
-	return nil
+	return len(skips), nil
 }
 
 // printOutput prints a test's output as plain go test does, without the

@@ -35,7 +35,7 @@ func TestReport_SkipsFailuresAndPackages(t *testing.T) {
 		`go: not an event`,
 	}, "\n")
 	var out strings.Builder
-	err := report(strings.NewReader(events), &out)
+	skipped, err := report(strings.NewReader(events), &out)
 	want := "--- SKIP: TestA (p): a_test.go:9: sshd missing\n" +
 		"    c_test.go:3: got 1, want 2\n--- FAIL: TestC (0.00s)\n" +
 		"panic: test timed out after 10m0s\n" +
@@ -44,12 +44,12 @@ func TestReport_SkipsFailuresAndPackages(t *testing.T) {
 		"ok  \tq\t0.2s\n" +
 		"go: not an event\n" +
 		"\n1 tests skipped:\n--- SKIP: TestA (p): a_test.go:9: sshd missing\n"
-	if out.String() != want || err != errFailed {
-		t.Fatalf("report = %q, %v\nwant %q, %v", out.String(), err, want, errFailed)
+	if out.String() != want || err != errFailed || skipped != 1 {
+		t.Fatalf("report = %q, %d skipped, %v\nwant %q, 1, %v", out.String(), skipped, err, want, errFailed)
 	}
 
 	out.Reset()
-	if err := report(strings.NewReader(`{"Action":"pass","Package":"q"}`), &out); err != nil || out.String() != "" {
-		t.Fatalf("passing run: %q, %v; want nothing, nil", out.String(), err)
+	if n, err := report(strings.NewReader(`{"Action":"pass","Package":"q"}`), &out); err != nil || n != 0 || out.String() != "" {
+		t.Fatalf("passing run: %q, %d skipped, %v; want nothing, 0, nil", out.String(), n, err)
 	}
 }

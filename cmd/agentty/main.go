@@ -23,6 +23,9 @@ Usage:
   agentty version         print the version
   agentty help            this text
 
+Install (from a clone; into $(go env GOPATH)/bin, which must be on PATH):
+  go install ./cmd/agentty
+
 Connect a client (Claude Code):
   claude mcp add agentty -- agentty serve
 

@@ -105,7 +105,17 @@ const exitWithin = 30 * time.Second
 // the server exit 0.
 func startServer(t *testing.T, flags ...string) *server {
 	t.Helper()
+	return startServerWith(t, nil, flags...)
+}
+
+// startServerWith is startServer with setup applied to the command first
+// (its directory, its environment).
+func startServerWith(t *testing.T, setup func(*exec.Cmd), flags ...string) *server {
+	t.Helper()
 	cmd := selfCommand(t, append([]string{"serve", "-log-level", "warn"}, flags...)...)
+	if setup != nil {
+		setup(cmd)
+	}
 	s := &server{t: t, cmd: cmd, stderr: logFile(t, "serve.log")}
 	cmd.Stderr = s.stderr
 	stdin, err := cmd.StdinPipe()

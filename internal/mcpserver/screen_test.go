@@ -42,7 +42,7 @@ func need(t testing.TB, programs ...string) {
 	t.Helper()
 	for _, p := range programs {
 		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s not installed (.ci/run installs it)", p)
+			t.Skipf("%s not installed (as root, scripts/test installs it)", p)
 		}
 	}
 }

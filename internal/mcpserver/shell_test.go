@@ -12,16 +12,17 @@ import (
 	"github.com/agentty/agentty/internal/session"
 )
 
-// shellKinds are the shells the exec tests run against: bash and sh always,
-// zsh when it is installed.
-func shellKinds(t *testing.T) []string {
-	kinds := []string{"bash", "sh"}
-	if _, err := exec.LookPath("zsh"); err == nil {
-		kinds = append(kinds, "zsh")
-	} else {
-		t.Log("zsh not installed; its cases are skipped")
+// shellKinds are the shells the exec tests run against. Each case starts
+// with needShell, so a shell that is not installed shows as a skipped case
+// rather than a shorter table.
+func shellKinds(t *testing.T) []string { return []string{"bash", "sh", "zsh"} }
+
+// needShell skips the (sub)test when the shell kind is not installed.
+func needShell(t *testing.T, kind string) {
+	t.Helper()
+	if _, err := exec.LookPath(kind); err != nil {
+		t.Skipf("%s not installed (as root, scripts/test installs it): %v", kind, err)
 	}
-	return kinds
 }
 
 func (c *client) openShell(args map[string]any) OpenShellResult {
@@ -84,6 +85,7 @@ func TestExecCommand_Cases(t *testing.T) {
 	}
 	for _, kind := range shellKinds(t) {
 		t.Run(kind, func(t *testing.T) {
+			needShell(t, kind)
 			c := newClient(t, session.Config{})
 			sh := c.openShell(map[string]any{"shell": kind})
 			if sh.Shell != kind || sh.Cwd == "" {
@@ -116,6 +118,7 @@ func TestExecCommand_Cases(t *testing.T) {
 func TestExecCommand_StdinTimeoutInterruptExit(t *testing.T) {
 	for _, kind := range shellKinds(t) {
 		t.Run(kind, func(t *testing.T) {
+			needShell(t, kind)
 			c := newClient(t, session.Config{})
 			sh := c.openShell(map[string]any{"shell": kind})
 			sid := sh.SessionID
@@ -207,6 +210,7 @@ func TestOpenShell_Errors(t *testing.T) {
 func TestExecCommand_ClearsHalfTypedInput(t *testing.T) {
 	for _, kind := range shellKinds(t) {
 		t.Run(kind, func(t *testing.T) {
+			needShell(t, kind)
 			c := newClient(t, session.Config{})
 			sh := c.openShell(map[string]any{"shell": kind})
 			var s SendResult
@@ -231,6 +235,7 @@ func TestOpenShell_ReadsUserRC(t *testing.T) {
 	}
 	for _, kind := range shellKinds(t) {
 		t.Run(kind, func(t *testing.T) {
+			needShell(t, kind)
 			if err := os.WriteFile(filepath.Join(home, rc[kind]), []byte("set -u\necho welcome\nalias ll='echo from-user-rc'\nPS1='custom> '\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -38,12 +37,9 @@ func TestSSH_RemoteShell(t *testing.T) {
 	e := newSSHEnv(t)
 	c := newSSHClient(t, e.options())
 	host := e.srv.Target(e.srv.Addr)
-	kinds := []string{"bash", "sh"}
-	if _, err := osexec.LookPath("zsh"); err == nil {
-		kinds = append(kinds, "zsh")
-	}
-	for _, kind := range kinds {
+	for _, kind := range shellKinds(t) {
 		t.Run(kind, func(t *testing.T) {
+			needShell(t, kind)
 			var o OpenShellResult
 			c.call("open_shell", map[string]any{"host": host, "shell": kind, "no_rc": true}, &o)
 			if o.Host != e.srv.User+"@"+e.srv.Addr || o.Shell != kind {

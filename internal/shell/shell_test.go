@@ -12,12 +12,16 @@ import (
 	"github.com/agentty/agentty/internal/session"
 )
 
-func kinds(t *testing.T) []string {
-	out := []string{"bash", "sh"}
-	if _, err := exec.LookPath("zsh"); err == nil {
-		out = append(out, "zsh")
+// kinds are the shells the tests run against; each case starts with
+// needShell, so a missing shell shows as a skipped case.
+func kinds(t *testing.T) []string { return []string{"bash", "sh", "zsh"} }
+
+// needShell skips the (sub)test when the shell kind is not installed.
+func needShell(t *testing.T, kind string) {
+	t.Helper()
+	if _, err := exec.LookPath(kind); err != nil {
+		t.Skipf("%s not installed (as root, scripts/test installs it): %v", kind, err)
 	}
-	return out
 }
 
 // Nothing is left on disk: the rc files go once the shell has started and
@@ -33,6 +37,7 @@ func TestShell_NoFilesLeftAndPromptTermination(t *testing.T) {
 	}
 	for _, kind := range kinds(t) {
 		t.Run(kind, func(t *testing.T) {
+			needShell(t, kind)
 			mgr := session.NewManager(session.Config{})
 			defer mgr.Close()
 			ctx := context.Background()

@@ -124,10 +124,10 @@ type ExecInput struct {
 
 // ExecLimits are the wait and output limits of shell commands.
 type ExecLimits struct {
-	TimeoutMs     *int  `json:"timeout_ms,omitempty" jsonschema:"how long to wait (default 30000, cap 60000); the command keeps running after it"`
-	MaxLines      *int  `json:"max_lines,omitempty" jsonschema:"most output lines returned, head and tail kept (default 200; 0 = unlimited)"`
-	MaxBytes      int   `json:"max_bytes,omitempty" jsonschema:"most output bytes returned, head and tail kept (default 262144, cap 4194304)"`
-	ReturnOnInput *bool `json:"return_on_input,omitempty" jsonschema:"return as soon as the command waits for terminal input (default true)"`
+	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"how long to wait (default 30000, cap 60000); the command keeps running after it"`
+	MaxLines  *int     `json:"max_lines,omitempty" jsonschema:"most output lines returned, head and tail kept (default 200; 0 = unlimited)"`
+	MaxBytes  int      `json:"max_bytes,omitempty" jsonschema:"most output bytes returned, head and tail kept (default 262144, cap 4194304)"`
+	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms (default all): input (the command waits for terminal input), exit (the command finished; always on)"`
 }
 
 func (l ExecLimits) options() (shell.ExecOptions, error) {
@@ -152,7 +152,11 @@ func (l ExecLimits) options() (shell.ExecOptions, error) {
 		return o, fmt.Errorf("%w: max_bytes must be between 1 and %d", session.ErrBadArgs, session.MaxBytesCap)
 	}
 	o.MaxBytes = l.MaxBytes
-	o.IgnoreInput = l.ReturnOnInput != nil && !*l.ReturnOnInput
+	on, err := returnOn(l.ReturnOn, onInput, onExit)
+	if err != nil {
+		return o, err
+	}
+	o.IgnoreInput = !on[onInput]
 	return o, nil
 }
 

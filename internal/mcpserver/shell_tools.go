@@ -20,7 +20,7 @@ func (t *tools) registerShellTools(srv *mcp.Server) {
 		"With host it opens on that machine over SSH (remote PTY); exec_command, await_command, retry_command, diff_commands and write_file then work there the same way.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.openShell)
 	add(srv, t.log, &mcp.Tool{Name: "exec_command", Description: "Run a command (any shell text: pipes, multi-line, heredocs, aliases) in a shell from open_shell and return its own output (no echo, no prompt), exit code, cwd after it and duration. " +
-		"Completion is exact (shell integration marks), never guessed. If the command waits for input the call returns with state awaiting_input: answer with send_input, then await_command. " +
+		"Completion is exact (shell integration marks), never guessed. If the command waits for input the call returns with state awaiting_input (unless return_on leaves out input): answer with send_input, then await_command. " +
 		"On timeout the command keeps running: read_output, send_input (keys [\"ctrl+c\"] interrupts) or await_command continue from there. One command at a time per shell.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.execCommand)
 	add(srv, t.log, &mcp.Tool{Name: "await_command", Description: "Wait for the command started by exec_command in a shell to finish, and return the output it printed since the last exec_command/await_command result, with its exit code and cwd.",

@@ -86,7 +86,6 @@ func (c *client) unreadUntil(id string, cursor int64, re string) {
 // same way in every waiting tool.
 func TestWait_ReturnOn(t *testing.T) {
 	need(t, "python3", "vim")
-	c := newClient(t, session.Config{})
 	// A timed read of the terminal, then output: awaiting input is true at
 	// first, but the program goes on by itself.
 	timed := []string{"python3", "-c", `import select, sys, time
@@ -94,6 +93,7 @@ select.select([sys.stdin], [], [], 0.3)
 print("gamma", flush=True)
 time.sleep(60)`}
 	t.Run("read_output until waits past input", func(t *testing.T) {
+		c := newClient(t, session.Config{})
 		st := c.start(map[string]any{"argv": timed, "timeout_ms": 0})
 		defer c.stop(st.SessionID)
 		var r ReadResult
@@ -103,6 +103,7 @@ time.sleep(60)`}
 		}
 	})
 	t.Run("read_screen until waits past input", func(t *testing.T) {
+		c := newClient(t, session.Config{})
 		st := c.start(with(size, "argv", timed, "timeout_ms", 0))
 		defer c.stop(st.SessionID)
 		r := c.screen(st.SessionID, map[string]any{"until": "gamma", "return_on": []string{"match", "exit"}, "timeout_ms": 20000})
@@ -111,6 +112,7 @@ time.sleep(60)`}
 		}
 	})
 	t.Run("send_input waits for exit", func(t *testing.T) {
+		c := newClient(t, session.Config{})
 		for i := range 5 {
 			file := filepath.Join(t.TempDir(), "f.txt")
 			st := c.start(with(size, "argv", []string{"vim", "-Nu", "NONE", "-i", "NONE", "-n", file}, "timeout_ms", 20000))
@@ -126,6 +128,7 @@ time.sleep(60)`}
 		}
 	})
 	t.Run("exec_command waits past input", func(t *testing.T) {
+		c := newClient(t, session.Config{})
 		sh := c.openShell(map[string]any{"shell": "bash"})
 		defer c.stop(sh.SessionID)
 		r := c.exec(sh.SessionID, "read x; echo got $x", map[string]any{"timeout_ms": 300, "return_on": []string{"exit"}})
@@ -144,6 +147,7 @@ time.sleep(60)`}
 		}
 	})
 	t.Run("bad values", func(t *testing.T) {
+		c := newClient(t, session.Config{})
 		for _, tc := range []struct {
 			tool string
 			args map[string]any
@@ -180,7 +184,6 @@ func TestStart_SilentProgramSettles(t *testing.T) {
 // input from one that runs on after a timeout.
 func TestState_TimedReadDetail(t *testing.T) {
 	need(t, "python3")
-	c := newClient(t, session.Config{})
 	for _, tc := range []struct {
 		name, code, want string
 	}{
@@ -189,6 +192,7 @@ func TestState_TimedReadDetail(t *testing.T) {
 		{"no timeout", `import select, sys; select.select([sys.stdin], [], [])`, " on fd 0 (tty)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			c := newClient(t, session.Config{})
 			st := c.start(map[string]any{"argv": []string{"python3", "-c", tc.code}, "timeout_ms": 20000})
 			defer c.stop(st.SessionID)
 			if st.Reason != "awaiting_input" || !strings.HasSuffix(st.StateDetail, tc.want) {

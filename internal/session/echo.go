@@ -50,9 +50,13 @@ func echoText(in Input) (string, bool) {
 
 // markInput records that input is written now and, on a terminal, the echo
 // to expect. The kernel may still hold output the program wrote before:
-// Quiet moves it into the log first, so the mark is exact.
+// Quiet moves it into the log first, so the mark is exact. A remote Quiet
+// is a round trip that belongs to the input probe, so remote marks take
+// the log as it stands.
 func (s *Session) markInput(in Input, secret bool) {
-	s.proc.Quiet()
+	if s.remote() == nil {
+		s.proc.Quiet()
+	}
 	m := InputMark{At: s.log.Stats().End, Time: time.Now()}
 	s.mu.Lock()
 	defer s.mu.Unlock()

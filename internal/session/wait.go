@@ -4,8 +4,9 @@ package session
 //
 // A wait returns the moment one of these holds: the until regex matched the
 // new output; the program waits for input (decided from the kernel by
-// inputwait, never from the text); the process exited and its last output was
-// collected; output settled for settle_ms; the deadline passed. It sleeps on
+// inputwait, never from the text; unless IgnoreInput); the process exited
+// and its last output was collected; output settled for settle_ms; the
+// deadline passed. A wait that follows input counts only output after it. It sleeps on
 // log.Changed(), done, ctx and one timer; the only periodic work is asking
 // the kernel about input, which is debounced while output streams and backs
 // off exponentially while the program is busy and silent.
@@ -64,9 +65,9 @@ type WaitOptions struct {
 	Input *InputMark
 	// IgnoreInput keeps waiting while the program waits for input.
 	IgnoreInput bool
-	// SettleFromStart runs the settle clock from the start of the wait
-	// even before any output: a program just started that prints nothing
-	// settles like one that printed and went quiet.
+	// SettleFromStart lets a program just started settle before any
+	// output: once nothing in it ran for Settle, it settles like one that
+	// printed and went quiet.
 	SettleFromStart bool
 }
 
@@ -175,7 +176,12 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	if sawNew && st.LastWrite > 0 {
 		lastOut = time.Unix(0, st.LastWrite)
 	}
-	sawNew = sawNew || o.SettleFromStart
+	// Before its first output a just-started program settles on being idle:
+	// nothing in it ran (its scheduling fingerprint held) for Settle. A
+	// program still starting up or computing keeps the wait going.
+	idle := o.SettleFromStart && !sawNew
+	var idleFP uint64
+	idleSince := start
 	probeAt, probeDelay := start, minProbe
 	timer := time.NewTimer(o.Timeout)
 	defer timer.Stop()
@@ -197,11 +203,15 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			return WaitResult{Reason: ReasonExited, State: s.endState()}
 		}
 		next := deadline
-		if !o.IgnoreInput {
+		if probing := !o.IgnoreInput || (idle && !sawNew); probing {
 			if !now.Before(probeAt) {
 				// Blocked on input first, then quiet: the block happened after
 				// the program's last write, so the quiet check covers that write.
-				if p, ok := s.awaiting(now); ok && s.proc.Quiet() && !s.answersPending() {
+				p, ok := s.awaiting(now)
+				if p.Fingerprint != idleFP {
+					idleFP, idleSince = p.Fingerprint, now
+				}
+				if ok && !o.IgnoreInput && s.proc.Quiet() && !s.answersPending() {
 					// Quiet may have appended the output that matches.
 					if m != nil {
 						if txt, ok := m.feed(s, false); ok {
@@ -215,8 +225,11 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			}
 			next = probeAt
 		}
-		if o.Settle > 0 && sawNew {
+		if o.Settle > 0 && (sawNew || idle) {
 			settleAt := lastOut.Add(o.Settle)
+			if !sawNew {
+				settleAt = idleSince.Add(o.Settle)
+			}
 			if !now.Before(settleAt) {
 				return WaitResult{Reason: ReasonSettled}
 			}

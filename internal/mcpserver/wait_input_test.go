@@ -31,7 +31,7 @@ func TestSendInput_WaitEndsOnEventsAfterInput(t *testing.T) {
 				t.Fatalf("start: %q reason=%s", st.Output, st.Reason)
 			}
 			cursor := st.Cursor
-			for i := range 30 {
+			for i := range 50 {
 				a, b := 2*i+1, 2*i+2
 				// Typed without waiting: the reply stays unread (all of it,
 				// unless the program was faster than the read).
@@ -55,7 +55,7 @@ func TestSendInput_WaitEndsOnEventsAfterInput(t *testing.T) {
 		st := c.start(map[string]any{"argv": []string{"python3", "-i", "-q"}, "mode": "pipe", "merge_stderr": true})
 		defer c.stop(st.SessionID)
 		cursor := st.Cursor
-		for i := range 30 {
+		for i := range 50 {
 			a, b := 2*i+1, 2*i+2
 			s := c.send(st.SessionID, map[string]any{"text": fmt.Sprintf("print(%d)", a), "enter": true, "timeout_ms": 0})
 			old := strings.TrimPrefix(fmt.Sprintf("%d\n>>> ", a), s.Output)

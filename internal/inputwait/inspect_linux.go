@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -176,7 +177,13 @@ func describe(m *member, r *threadResult) string {
 	}
 	switch r.class {
 	case thReading:
-		return s + " in " + sysName(r) + " on fd " + strconv.Itoa(r.fd) + " (" + r.fdKind + ")"
+		s += " in " + sysName(r) + " on fd " + strconv.Itoa(r.fd) + " (" + r.fdKind + ")"
+		if r.timeout >= 0 {
+			// The program goes on by itself when this runs out: waiting
+			// past awaiting_input (return_on) sees what it does next.
+			s += " with a " + r.timeout.Round(time.Millisecond).String() + " timeout"
+		}
+		return s
 	case thWaitChild:
 		return s + " waits for a child in " + sysName(r)
 	case thPipeRead:

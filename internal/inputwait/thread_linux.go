@@ -5,6 +5,7 @@ package inputwait
 import (
 	"encoding/binary"
 	"errors"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -33,6 +34,10 @@ type threadResult struct {
 	fd     int    // the input fd being read, -1 if none
 	fdKind string // "tty", "/dev/tty" or "pipe"
 	why    string // extra reason for thBusy
+	// timeout is the timeout of a select/poll/epoll wait on the input, or
+	// -1 when it waits without one: a timed wait means the program runs on
+	// by itself soon (vim after Escape), not only when input comes.
+	timeout time.Duration
 }
 
 // fdClass is what an fd of an inspected process refers to.
@@ -157,7 +162,7 @@ const pollRdNorm = 0x40
 // decode, a sleeping thread is reported as thBlocked without reading which
 // syscall it sleeps in.
 func (in *inspector) classifyThread(p *procCtx, tid int, decode bool) threadResult {
-	r := threadResult{tid: tid, nr: -1, fd: -1}
+	r := threadResult{tid: tid, nr: -1, fd: -1, timeout: -1}
 	var st statInfo
 	in.path = procPath(in.path, p.pid, tid, "stat", -1)
 	b, err := readPath(in.path, &in.buf, 1<<16)
@@ -226,7 +231,54 @@ func (in *inspector) classifyThread(p *procCtx, tid int, decode bool) threadResu
 	case sysEpoll:
 		in.decodeEpoll(p, &sc, &r)
 	}
+	if r.class == thReading && kind != sysRead {
+		r.timeout = in.decodeTimeout(p, &sc, name)
+	}
 	return r
+}
+
+// decodeTimeout reads the timeout argument of a blocked select, poll or
+// epoll wait; -1 means none (wait forever) or unreadable.
+func (in *inspector) decodeTimeout(p *procCtx, sc *sysState, name string) time.Duration {
+	ms := func(v uint64) time.Duration {
+		if int32(v) < 0 {
+			return -1
+		}
+		return time.Duration(int32(v)) * time.Millisecond
+	}
+	switch name {
+	case "poll":
+		return ms(sc.args[2])
+	case "epoll_wait", "epoll_pwait":
+		return ms(sc.args[3])
+	case "select":
+		return in.readTime(p, sc.args[4], time.Microsecond)
+	case "pselect6":
+		return in.readTime(p, sc.args[4], time.Nanosecond)
+	case "ppoll":
+		return in.readTime(p, sc.args[2], time.Nanosecond)
+	case "epoll_pwait2":
+		return in.readTime(p, sc.args[3], time.Nanosecond)
+	}
+	return -1
+}
+
+// readTime reads a struct timeval (unit µs) or timespec (unit ns) at addr;
+// a NULL pointer means no timeout.
+func (in *inspector) readTime(p *procCtx, addr uint64, unit time.Duration) time.Duration {
+	if addr == 0 {
+		return -1
+	}
+	buf := in.growMem(16)
+	if in.readMem(p, addr, buf) != nil {
+		return -1
+	}
+	sec := int64(binary.NativeEndian.Uint64(buf))
+	frac := int64(binary.NativeEndian.Uint64(buf[8:]))
+	if sec < 0 || frac < 0 || sec > 1<<32 {
+		return -1
+	}
+	return time.Duration(sec)*time.Second + time.Duration(frac)*unit
 }
 
 // memFailed turns a failed read of the blocked process's memory into a

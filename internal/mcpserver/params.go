@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/agentty/agentty/internal/outlog"
@@ -11,9 +13,37 @@ import (
 
 // WaitParams are the wait parameters every reading tool takes.
 type WaitParams struct {
-	TimeoutMs *int   `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms for this call, held even while output keeps arriving; 0 = do not wait; capped at 60000"`
-	Until     string `json:"until,omitempty" jsonschema:"RE2 regex over the new (ANSI-stripped) output, ^ and $ matching at line ends; the call returns as soon as it matches"`
-	SettleMs  *int   `json:"settle_ms,omitempty" jsonschema:"return once new output has been quiet for this many ms; 0 = off"`
+	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms for this call, held even while output keeps arriving; 0 = do not wait; capped at 60000"`
+	Until     string   `json:"until,omitempty" jsonschema:"RE2 regex over the new (ANSI-stripped) output, ^ and $ matching at line ends; the call returns as soon as it matches"`
+	SettleMs  *int     `json:"settle_ms,omitempty" jsonschema:"return once new output has been quiet for this many ms; 0 = off"`
+	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms (default all): match (until matched), input (the program waits for input), settle (settle_ms of quiet), exit (always on). E.g. [\"exit\"] waits for the program to end, [\"match\"] waits past prompts for until"`
+}
+
+// Events a wait can return on (return_on).
+const (
+	onMatch  = "match"
+	onInput  = "input"
+	onSettle = "settle"
+	onExit   = "exit"
+)
+
+// returnOn parses return_on against the events a tool knows; an empty list
+// means all of them.
+func returnOn(list []string, known ...string) (map[string]bool, error) {
+	on := map[string]bool{}
+	if list == nil {
+		for _, k := range known {
+			on[k] = true
+		}
+		return on, nil
+	}
+	for _, e := range list {
+		if !slices.Contains(known, e) {
+			return nil, fmt.Errorf("%w: return_on: unknown event %q; use %s", session.ErrBadArgs, e, strings.Join(known, ", "))
+		}
+		on[e] = true
+	}
+	return on, nil
 }
 
 // ReadParams shape the output a reading tool returns.
@@ -61,6 +91,20 @@ func (w WaitParams) options(d waitDefaults) (session.WaitOptions, error) {
 		}
 		o.Until = re
 	}
+	on, err := returnOn(w.ReturnOn, onMatch, onInput, onSettle, onExit)
+	if err != nil {
+		return o, err
+	}
+	switch {
+	case o.Until != nil && !on[onMatch]:
+		return o, fmt.Errorf("%w: until is given but return_on leaves out match; add \"match\"", session.ErrBadArgs)
+	case w.SettleMs != nil && *w.SettleMs > 0 && !on[onSettle]:
+		return o, fmt.Errorf("%w: settle_ms is given but return_on leaves out settle; add \"settle\" or drop settle_ms", session.ErrBadArgs)
+	}
+	if !on[onSettle] {
+		o.Settle = 0
+	}
+	o.IgnoreInput = !on[onInput]
 	return o, nil
 }
 

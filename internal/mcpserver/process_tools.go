@@ -69,6 +69,7 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 		return StartResult{}, err
 	}
 	t.recordStart(req, s)
+	w.SettleFromStart = true
 	stop := ReportProgress(ctx, req, s)
 	r, err := s.Read(ctx, session.Cursor{}, w, ro)
 	stop()
@@ -128,11 +129,8 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 	if t.audit != nil {
 		state, _ = s.State()
 	}
-	if !in.Echo && s.Mode == session.ModePTY && in.Enter && len(in.Keys) == 0 && !strings.ContainsAny(in.Text, "\r\n\t\x1b") {
-		ro.DropEcho = in.Text + "\n"
-	}
 	deadline := time.Now().Add(max(w.Timeout, 5*time.Second))
-	n, err := s.Send(session.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF, From: clientName(req)}, deadline)
+	n, err := s.Send(session.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF, KeepEcho: in.Echo, From: clientName(req)}, deadline)
 	if n > 0 || err == nil {
 		t.recordInput(req, s, in, state)
 	}
@@ -142,6 +140,8 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 		}
 		return SendResult{}, err
 	}
+	mark := s.LastInput()
+	w.Input = &mark
 	stop := ReportProgress(ctx, req, s)
 	r, err := s.Read(ctx, session.Cursor{Reader: in.ReaderID}, w, ro)
 	stop()

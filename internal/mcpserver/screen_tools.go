@@ -31,13 +31,14 @@ func (t *tools) registerScreen(srv *mcp.Server) {
 
 // ScreenInput are read_screen's arguments.
 type ScreenInput struct {
-	SessionID   string `json:"session_id" jsonschema:"session id (or name)"`
-	ReaderID    int    `json:"reader_id,omitempty" jsonschema:"reader whose last screen changed_only compares with (default 0)"`
-	ChangedOnly bool   `json:"changed_only,omitempty" jsonschema:"return only the rows whose text changed since this reader's last read_screen (all rows the first time and after a resize)"`
-	Scrollback  int    `json:"scrollback,omitempty" jsonschema:"also return up to this many lines that scrolled off the top of the main screen, oldest first (0-100, default 0)"`
-	TimeoutMs   *int   `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms; 0 = return the screen now; capped at 60000 (default 5000)"`
-	Until       string `json:"until,omitempty" jsonschema:"RE2 regex over the screen text (rows joined by newlines, ^ and $ matching at row ends); returns as soon as the screen shows it"`
-	SettleMs    *int   `json:"settle_ms,omitempty" jsonschema:"return once the screen has not changed for this many ms (counted from the last output, which may be before the call); 0 = off (default 300)"`
+	SessionID   string   `json:"session_id" jsonschema:"session id (or name)"`
+	ReaderID    int      `json:"reader_id,omitempty" jsonschema:"reader whose last screen changed_only compares with (default 0)"`
+	ChangedOnly bool     `json:"changed_only,omitempty" jsonschema:"return only the rows whose text changed since this reader's last read_screen (all rows the first time and after a resize)"`
+	Scrollback  int      `json:"scrollback,omitempty" jsonschema:"also return up to this many lines that scrolled off the top of the main screen, oldest first (0-100, default 0)"`
+	TimeoutMs   *int     `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms; 0 = return the screen now; capped at 60000 (default 5000)"`
+	Until       string   `json:"until,omitempty" jsonschema:"RE2 regex over the screen text (rows joined by newlines, ^ and $ matching at row ends); returns as soon as the screen shows it"`
+	SettleMs    *int     `json:"settle_ms,omitempty" jsonschema:"return once the screen has not changed for this many ms (counted from the last output, which may be before the call); 0 = off (default 300)"`
+	ReturnOn    []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms, as in read_output (default all): match, input, settle, exit"`
 }
 
 // ChangedRow is one row that changed since the reader's last screen.
@@ -77,7 +78,7 @@ func (t *tools) readScreen(ctx context.Context, _ *mcp.CallToolRequest, in Scree
 	if in.Scrollback < 0 || in.Scrollback > maxScrollback {
 		return ScreenResult{}, fmt.Errorf("%w: scrollback must be between 0 and %d", session.ErrBadArgs, maxScrollback)
 	}
-	w, err := WaitParams{TimeoutMs: in.TimeoutMs, Until: in.Until, SettleMs: in.SettleMs}.options(screenWaits)
+	w, err := WaitParams{TimeoutMs: in.TimeoutMs, Until: in.Until, SettleMs: in.SettleMs, ReturnOn: in.ReturnOn}.options(screenWaits)
 	if err != nil {
 		return ScreenResult{}, err
 	}

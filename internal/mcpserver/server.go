@@ -46,7 +46,7 @@ type Options struct {
 // instructions tell an agent how to use the tools well.
 const instructions = `agentty runs interactive and long-running programs for you on real terminals.
 Flow: start_process (returns the first output, e.g. a REPL banner and prompt) -> send_input (types, then returns the reply) -> read_output (more output) -> terminate_process.
-Calls return as soon as the program waits for input (reason=awaiting_input), the until regex matches, the program exits, output settles, or timeout_ms passes; no sleeping or polling needed.
+Calls return as soon as the program waits for input (reason=awaiting_input), the until regex matches, the program exits, output settles, or timeout_ms passes; no sleeping or polling needed. return_on narrows this: ["exit"] waits for the program to end, ["match"] waits past prompts for until.
 state=awaiting_password means the program asks for a secret with echo off.
 If a call is refused by policy, the error names the rule; get_policy shows what may run. Change the command instead of retrying it.
 

@@ -20,7 +20,7 @@ func (t *tools) registerShellTools(srv *mcp.Server) {
 		"With host it opens on that machine over SSH (remote PTY); exec_command, await_command, retry_command, diff_commands and write_file then work there the same way.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.openShell)
 	add(srv, t.log, &mcp.Tool{Name: "exec_command", Description: "Run a command (any shell text: pipes, multi-line, heredocs, aliases) in a shell from open_shell and return its own output (no echo, no prompt), exit code, cwd after it and duration. " +
-		"Completion is exact (shell integration marks), never guessed. If the command waits for input the call returns with state awaiting_input: answer with send_input, then await_command. " +
+		"Completion is exact (shell integration marks), never guessed. If the command waits for input the call returns with state awaiting_input (unless return_on leaves out input): answer with send_input, then await_command. " +
 		"On timeout the command keeps running: read_output, send_input (keys [\"ctrl+c\"] interrupts) or await_command continue from there. One command at a time per shell.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.execCommand)
 	add(srv, t.log, &mcp.Tool{Name: "await_command", Description: "Wait for the command started by exec_command in a shell to finish, and return the output it printed since the last exec_command/await_command result, with its exit code and cwd.",
@@ -124,10 +124,10 @@ type ExecInput struct {
 
 // ExecLimits are the wait and output limits of shell commands.
 type ExecLimits struct {
-	TimeoutMs     *int  `json:"timeout_ms,omitempty" jsonschema:"how long to wait (default 30000, cap 60000); the command keeps running after it"`
-	MaxLines      *int  `json:"max_lines,omitempty" jsonschema:"most output lines returned, head and tail kept (default 200; 0 = unlimited)"`
-	MaxBytes      int   `json:"max_bytes,omitempty" jsonschema:"most output bytes returned, head and tail kept (default 262144, cap 4194304)"`
-	ReturnOnInput *bool `json:"return_on_input,omitempty" jsonschema:"return as soon as the command waits for terminal input (default true)"`
+	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"how long to wait (default 30000, cap 60000); the command keeps running after it"`
+	MaxLines  *int     `json:"max_lines,omitempty" jsonschema:"most output lines returned, head and tail kept (default 200; 0 = unlimited)"`
+	MaxBytes  int      `json:"max_bytes,omitempty" jsonschema:"most output bytes returned, head and tail kept (default 262144, cap 4194304)"`
+	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms (default all): input (the command waits for terminal input), exit (the command finished; always on)"`
 }
 
 func (l ExecLimits) options() (shell.ExecOptions, error) {
@@ -152,7 +152,11 @@ func (l ExecLimits) options() (shell.ExecOptions, error) {
 		return o, fmt.Errorf("%w: max_bytes must be between 1 and %d", session.ErrBadArgs, session.MaxBytesCap)
 	}
 	o.MaxBytes = l.MaxBytes
-	o.IgnoreInput = l.ReturnOnInput != nil && !*l.ReturnOnInput
+	on, err := returnOn(l.ReturnOn, onInput, onExit)
+	if err != nil {
+		return o, err
+	}
+	o.IgnoreInput = !on[onInput]
 	return o, nil
 }
 

@@ -16,6 +16,18 @@ func (s *Session) RawOutput(from int64, max int) outlog.Slice {
 	return s.log.Read(from, -1, max, outlog.Both)
 }
 
+// Text is the clean text of the output in [from, end), the echoes of typed
+// lines left out as reads leave them out.
+func (s *Session) Text(from, end int64) string {
+	if end <= from {
+		return ""
+	}
+	sl := s.log.Read(from, -1, int(end-from), outlog.Both)
+	t, _ := clean(sl.Data, true, false)
+	t, _ = s.dropEchoes(t, sl.Data, sl.From, true)
+	return t
+}
+
 // OutputEnd is the total number of bytes the program has written so far.
 func (s *Session) OutputEnd() int64 { return s.log.Stats().End }
 

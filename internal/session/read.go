@@ -2,7 +2,6 @@ package session
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/agentty/agentty/internal/outlog"
@@ -40,10 +39,6 @@ type ReadOptions struct {
 	// read that would not fit is retried with fewer bytes before any
 	// cursor moves.
 	MaxEncoded int
-	// DropEcho is the terminal's expected echo of what was just typed; when
-	// the output starts with exactly this text it is left out, since the
-	// agent knows what it typed.
-	DropEcho string
 }
 
 func (o *ReadOptions) normalize() {
@@ -155,6 +150,10 @@ func (s *Session) readOnce(from, fromLine int64, o ReadOptions) Output {
 		headEnd := s.absAt(sl.From, o.Streams, len(head))
 		ht, _ := clean(head, true, o.Raw)
 		tt, n := clean(tail, closed, o.Raw)
+		if !o.Raw {
+			ht, _ = s.dropEchoes(ht, head, sl.From, true)
+			tt, _ = s.dropEchoes(tt, tail[:n], tailFrom, true)
+		}
 		out.Text = ht + tt
 		out.Cut = len(ht)
 		out.Truncated = true
@@ -169,15 +168,17 @@ func (s *Session) readOnce(from, fromLine int64, o ReadOptions) Output {
 			// An escape string that never ends must not stall the reader.
 			t, n = clean(head, true, o.Raw)
 		}
+		if !o.Raw {
+			var keep int
+			if t, keep = s.dropEchoes(t, head[:n], sl.From, final); keep >= 0 {
+				n = keep
+			}
+		}
 		out.Text = t
 		next = s.absAt(sl.From, o.Streams, n)
 		if out.HasMore {
 			out.Truncated = true
 		}
-	}
-	if o.DropEcho != "" && strings.HasPrefix(out.Text, o.DropEcho) {
-		out.Text = out.Text[len(o.DropEcho):]
-		out.Cut = max(0, out.Cut-len(o.DropEcho))
 	}
 	out.Next = next
 	out.Line = s.log.LineAt(next)

@@ -18,8 +18,8 @@ type ScreenOptions struct {
 	ChangedOnly bool // report the rows changed since this reader's last screen
 	Scrollback  int  // lines above the screen to include (main screen only)
 	// Wait: Until matches the screen text, Settle is "the screen has not
-	// changed for this long", Timeout bounds it; awaiting input and exit
-	// end it too.
+	// changed for this long", Timeout bounds it; exit ends it too, and
+	// awaiting input unless IgnoreInput.
 	Wait WaitOptions
 }
 
@@ -128,17 +128,23 @@ func (s *Session) waitScreen(ctx context.Context, o ScreenOptions, start time.Ti
 			res.Wait = WaitResult{Reason: ReasonExited, State: "exited"}
 			return res
 		}
-		if !now.Before(probeAt) {
-			if p, ok := s.awaiting(now); ok && s.proc.Quiet() && !s.answersPending() {
-				// Quiet may have appended the last bytes: render them.
-				res.Snapshot, res.Pending = s.snapshot(ctx, o)
-				res.Wait = WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
-				return res
+		next := deadline
+		if !w.IgnoreInput {
+			if !now.Before(probeAt) {
+				if p, ok := s.awaiting(now); ok && s.proc.Quiet() && !s.answersPending() {
+					// Quiet may have appended the last bytes: render them.
+					res.Snapshot, res.Pending = s.snapshot(ctx, o)
+					res.Wait = WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
+					if m, ok := matched(res.Snapshot); ok {
+						res.Wait = WaitResult{Reason: ReasonMatched, Match: m}
+					}
+					return res
+				}
+				probeAt = now.Add(probeDelay)
+				probeDelay = min(probeDelay*2, maxProbe)
 			}
-			probeAt = now.Add(probeDelay)
-			probeDelay = min(probeDelay*2, maxProbe)
+			next = probeAt
 		}
-		next := probeAt
 		if w.Settle > 0 && drawn {
 			settleAt := lastChange.Add(w.Settle)
 			if !now.Before(settleAt) {

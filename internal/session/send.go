@@ -26,6 +26,9 @@ type Input struct {
 	Keys  []string
 	Enter bool
 	EOF   bool
+	// KeepEcho keeps the terminal's echo of a typed line in what reads
+	// return (by default reads leave it out; see echo.go).
+	KeepEcho bool
 	// From names the sender (the MCP client) for the transcript.
 	From string
 }
@@ -123,6 +126,7 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 			secret = p.State == inputwait.AwaitingPassword
 		}
 	}
+	s.markInput(in, secret)
 	rec := s.mgr.cfg.Recorder
 	written := 0
 	for _, o := range ops {

@@ -63,6 +63,8 @@ type Session struct {
 	nextReader int             // guarded by mu
 	lastUse    time.Time       // guarded by mu; last read or input
 	gate       inputGate       // guarded by mu; see send.go
+	lastInput  InputMark       // guarded by mu; see echo.go
+	echoes     []echo          // guarded by mu; expected echoes of typed lines, oldest first
 	expire     *time.Timer     // guarded by mu; TTL removal after exit
 	limitTimer *time.Timer     // guarded by mu; idle timeout / max runtime check, nil when off
 	endedBy    string          // guarded by mu; the limit that made agentty end the session

@@ -4,15 +4,18 @@ package session
 //
 // A wait returns the moment one of these holds: the until regex matched the
 // new output; the program waits for input (decided from the kernel by
-// inputwait, never from the text); the process exited and its last output was
-// collected; output settled for settle_ms; the deadline passed. It sleeps on
+// inputwait, never from the text; unless IgnoreInput); the process exited
+// and its last output was collected; output settled for settle_ms; the
+// deadline passed. A wait that follows input counts only output after it. It sleeps on
 // log.Changed(), done, ctx and one timer; the only periodic work is asking
 // the kernel about input, which is debounced while output streams and backs
 // off exponentially while the program is busy and silent.
 
 import (
+	"bytes"
 	"context"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/agentty/agentty/internal/inputwait"
@@ -55,6 +58,17 @@ type WaitOptions struct {
 	Settle  time.Duration
 	Raw     bool          // match until against raw bytes instead of clean text
 	Streams outlog.Stream // pipe mode: which streams count for until
+	// Input is the input this wait follows. Output from before it is
+	// returned but ends nothing: settle counts from the first output after
+	// it, and until matches only what came after it, its echo left out.
+	// Awaiting input is judged after the program saw it (the input gate).
+	Input *InputMark
+	// IgnoreInput keeps waiting while the program waits for input.
+	IgnoreInput bool
+	// SettleFromStart lets a program just started settle before any
+	// output: once nothing in it ran for Settle, it settles like one that
+	// printed and went quiet.
+	SettleFromStart bool
 }
 
 // WaitResult tells why a wait ended and what the program was doing.
@@ -135,9 +149,16 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 		o.Streams = outlog.Both
 	}
 	o.Timeout = min(o.Timeout, MaxWait)
+	base := from // output from here on may end the wait
+	if o.Input != nil {
+		base = max(from, o.Input.At)
+	}
 	var m *matcher
 	if o.Until != nil {
-		m = &matcher{re: o.Until, raw: o.Raw, mask: o.Streams, off: from}
+		m = &matcher{re: o.Until, raw: o.Raw, mask: o.Streams, off: base}
+		if o.Input != nil && base == o.Input.At && !o.Raw {
+			m.echo = s.echoAt(base)
+		}
 	}
 	st := s.log.Stats()
 	if m != nil {
@@ -150,11 +171,17 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	}
 	deadline := start.Add(o.Timeout)
 	lastEnd := st.End
-	sawNew := st.End > from
+	sawNew := st.End > base
 	lastOut := start
 	if sawNew && st.LastWrite > 0 {
 		lastOut = time.Unix(0, st.LastWrite)
 	}
+	// Before its first output a just-started program settles on being idle:
+	// nothing in it ran (its scheduling fingerprint held) for Settle. A
+	// program still starting up or computing keeps the wait going.
+	idle := o.SettleFromStart && !sawNew
+	var idleFP uint64
+	idleSince := start
 	probeAt, probeDelay := start, minProbe
 	timer := time.NewTimer(o.Timeout)
 	defer timer.Stop()
@@ -175,18 +202,34 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 		if exited {
 			return WaitResult{Reason: ReasonExited, State: s.endState()}
 		}
-		if !now.Before(probeAt) {
-			// Blocked on input first, then quiet: the block happened after
-			// the program's last write, so the quiet check covers that write.
-			if p, ok := s.awaiting(now); ok && s.proc.Quiet() && !s.answersPending() {
-				return WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
+		next := deadline
+		if probing := !o.IgnoreInput || (idle && !sawNew); probing {
+			if !now.Before(probeAt) {
+				// Blocked on input first, then quiet: the block happened after
+				// the program's last write, so the quiet check covers that write.
+				p, ok := s.awaiting(now)
+				if p.Fingerprint != idleFP {
+					idleFP, idleSince = p.Fingerprint, now
+				}
+				if ok && !o.IgnoreInput && s.proc.Quiet() && !s.answersPending() {
+					// Quiet may have appended the output that matches.
+					if m != nil {
+						if txt, ok := m.feed(s, false); ok {
+							return WaitResult{Reason: ReasonMatched, Match: txt}
+						}
+					}
+					return WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
+				}
+				probeAt = now.Add(probeDelay)
+				probeDelay = min(probeDelay*2, maxProbe)
 			}
-			probeAt = now.Add(probeDelay)
-			probeDelay = min(probeDelay*2, maxProbe)
+			next = probeAt
 		}
-		next := probeAt
-		if o.Settle > 0 && sawNew {
+		if o.Settle > 0 && (sawNew || idle) {
 			settleAt := lastOut.Add(o.Settle)
+			if !sawNew {
+				settleAt = idleSince.Add(o.Settle)
+			}
 			if !now.Before(settleAt) {
 				return WaitResult{Reason: ReasonSettled}
 			}
@@ -231,6 +274,7 @@ type matcher struct {
 	raw     bool
 	mask    outlog.Stream
 	off     int64  // next raw offset to clean
+	echo    string // expected echo of the input at the start of the text, dropped before matching
 	text    []byte // clean text window
 	scanned int    // text before scanned-overlap was already searched
 }
@@ -249,6 +293,13 @@ func (m *matcher) feed(s *Session, final bool) (string, bool) {
 	t, n := clean(sl.Data, final && sl.EOF, m.raw)
 	m.off = s.absAt(sl.From, m.mask, n)
 	m.text = append(m.text, t...)
+	if m.echo != "" {
+		if len(m.text) < len(m.echo) && strings.HasPrefix(m.echo, string(m.text)) && !final {
+			return "", false // the echo is still arriving
+		}
+		m.text = bytes.TrimPrefix(m.text, []byte(m.echo))
+		m.echo = ""
+	}
 	from := max(0, m.scanned-matchOverlap)
 	if loc := m.re.FindIndex(m.text[from:]); loc != nil {
 		return string(m.text[from+loc[0] : from+loc[1]]), true

@@ -3,8 +3,6 @@ package shell
 import (
 	"fmt"
 	"strings"
-
-	"github.com/agentty/agentty/internal/termtext"
 )
 
 // rawCap is how much raw output is cleaned whole; beyond it only a head and
@@ -40,9 +38,7 @@ func (sh *Shell) text(from, end int64) string {
 	if end <= from {
 		return ""
 	}
-	sl := sh.sess.RawOutput(from, int(end-from))
-	t, _ := termtext.Clean(sl.Data, true)
-	return t
+	return sh.sess.Text(from, end)
 }
 
 // omission is what cutText left out.

@@ -54,22 +54,35 @@ func connBudget(want int) (total int, soft uint64) {
 // limitListener caps the connections open at once, per client address and
 // in total, from the moment they are accepted (before any TLS handshake or
 // request), so no client can hold more than its share of descriptors.
+//
+// When the total is reached, a newcomer from an address holding fewer
+// connections than the busiest one takes the place of the busiest
+// address's oldest idle connection (no request in progress: not yet sent,
+// or kept alive between requests), so a flood from a few addresses cannot
+// lock out everyone else. Closing an idle connection is ordinary HTTP:
+// clients open a new one.
 type limitListener struct {
 	net.Listener
 	total, perIP int
 	log          *slog.Logger
 
 	refused atomic.Int64 // connections over a limit, since the start
+	evicted atomic.Int64 // idle connections closed for a newcomer
 
 	mu      sync.Mutex
+	seq     uint64              // accept order; guarded by mu
 	open    int                 // admitted connections open; guarded by mu
 	spare   int                 // spare connections open; guarded by mu
-	byIP    map[string]*ipConns // guarded by mu; entries with both counts 0 are removed
+	byIP    map[string]*ipConns // guarded by mu; entries with no connections are removed
 	logged  time.Time           // last refusal log; guarded by mu
 	unnoted int                 // refusals since then; guarded by mu
 }
 
-type ipConns struct{ open, spare int }
+// ipConns are one address's connections; guarded by limitListener.mu.
+type ipConns struct {
+	open, spare int
+	conns       map[*limitedConn]bool // the admitted ones
+}
 
 func newLimitListener(ln net.Listener, total, perIP int, log *slog.Logger) *limitListener {
 	return &limitListener{Listener: ln, total: total, perIP: perIP, log: log, byIP: map[string]*ipConns{}}
@@ -96,13 +109,17 @@ func (l *limitListener) admit(c net.Conn) net.Conn {
 	defer l.mu.Unlock()
 	n := l.byIP[ip]
 	if n == nil {
-		n = &ipConns{}
+		n = &ipConns{conns: map[*limitedConn]bool{}}
 		l.byIP[ip] = n
 	}
-	if l.open < l.total && n.open < l.perIP {
+	if n.open < l.perIP && (l.open < l.total || l.evictLocked(n.open)) {
+		l.seq++
+		lc := &limitedConn{Conn: c, l: l, ip: ip, seq: l.seq}
+		lc.idle.Store(true)
 		l.open++
 		n.open++
-		return &limitedConn{Conn: c, l: l, ip: ip}
+		n.conns[lc] = true
+		return lc
 	}
 	l.refused.Add(1)
 	why := fmt.Sprintf("%d connections from %s (limit %d)", n.open, ip, l.perIP)
@@ -123,6 +140,34 @@ func (l *limitListener) admit(c net.Conn) net.Conn {
 	return nil
 }
 
+// evictLocked closes the oldest idle connection of the address holding the
+// most, if it holds more than have+1 (so two addresses never take turns
+// evicting each other), and reports whether it did.
+func (l *limitListener) evictLocked(have int) bool {
+	var busiest *ipConns
+	for _, n := range l.byIP {
+		if n.open > have+1 && (busiest == nil || n.open > busiest.open) {
+			busiest = n
+		}
+	}
+	if busiest == nil {
+		return false
+	}
+	var victim *limitedConn
+	for c := range busiest.conns {
+		if c.idle.Load() && (victim == nil || c.seq < victim.seq) {
+			victim = c
+		}
+	}
+	if victim == nil {
+		return false
+	}
+	victim.once.Do(func() { l.releaseLocked(victim) })
+	_ = victim.Conn.Close() // its server goroutine sees the error and ends
+	l.evicted.Add(1)
+	return true
+}
+
 // noteRefusalLocked logs refusals at most once per refusalLogEvery, with
 // how many there were, so a flood cannot flood the log too.
 func (l *limitListener) noteRefusalLocked(ip, why string) {
@@ -135,9 +180,7 @@ func (l *limitListener) noteRefusalLocked(ip, why string) {
 	l.logged, l.unnoted = time.Now(), 0
 }
 
-func (l *limitListener) release(c *limitedConn) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
+func (l *limitListener) releaseLocked(c *limitedConn) {
 	n := l.byIP[c.ip]
 	if c.spare != "" {
 		l.spare--
@@ -145,9 +188,18 @@ func (l *limitListener) release(c *limitedConn) {
 	} else {
 		l.open--
 		n.open--
+		delete(n.conns, c)
 	}
 	if n.open == 0 && n.spare == 0 {
 		delete(l.byIP, c.ip)
+	}
+}
+
+// connState tracks which connections are idle (no request in progress),
+// for eviction.
+func connState(c net.Conn, st http.ConnState) {
+	if lc := limited(c); lc != nil {
+		lc.idle.Store(st == http.StateNew || st == http.StateIdle)
 	}
 }
 
@@ -174,14 +226,20 @@ type limitedConn struct {
 	net.Conn
 	l     *limitListener
 	ip    string
-	spare string    // why it is over the limit; "" for an admitted one
-	until time.Time // a spare connection's end: no deadline may pass it
-	once  sync.Once
+	seq   uint64      // accept order
+	spare string      // why it is over the limit; "" for an admitted one
+	until time.Time   // a spare connection's end: no deadline may pass it
+	idle  atomic.Bool // no request in progress (http.ConnState)
+	once  sync.Once   // releases its place
 }
 
 func (c *limitedConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(func() { c.l.release(c) })
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		c.l.releaseLocked(c)
+		c.l.mu.Unlock()
+	})
 	return err
 }
 
@@ -215,13 +273,19 @@ type spareKey struct{}
 
 // connContext marks the requests of spare connections.
 func connContext(ctx context.Context, c net.Conn) context.Context {
-	if tc, ok := c.(*tls.Conn); ok {
-		c = tc.NetConn()
-	}
-	if lc, ok := c.(*limitedConn); ok && lc.spare != "" {
+	if lc := limited(c); lc != nil && lc.spare != "" {
 		return context.WithValue(ctx, spareKey{}, lc.spare)
 	}
 	return ctx
+}
+
+// limited finds the limitedConn under what net/http was given.
+func limited(c net.Conn) *limitedConn {
+	if tc, ok := c.(*tls.Conn); ok {
+		c = tc.NetConn()
+	}
+	lc, _ := c.(*limitedConn)
+	return lc
 }
 
 // overLimit answers requests on spare connections: /healthz is served,

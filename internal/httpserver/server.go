@@ -179,6 +179,7 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 		Handler:           overLimit(bodyDeadline(opts.BodyTimeout, s.handler(origins))),
 		BaseContext:       func(net.Listener) context.Context { return s.base },
 		ConnContext:       connContext,
+		ConnState:         connState,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),

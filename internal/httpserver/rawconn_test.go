@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -85,14 +84,4 @@ func response(t testing.TB, raw string) *http.Response {
 		t.Fatalf("no HTTP response in %q: %v", raw, err)
 	}
 	return resp
-}
-
-// openFDs counts this process's open file descriptors.
-func openFDs(t testing.TB) int {
-	t.Helper()
-	ents, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return len(ents)
 }

@@ -7,6 +7,10 @@
 // bearer token is configured, checks the token on every MCP route in
 // constant time, rejects foreign Origin headers and (through the SDK)
 // non-loopback Host headers on loopback connections, and can serve TLS.
+// It bounds what a hostile client can hold: a refusal is decided from the
+// headers and closes the connection, a body must arrive within
+// BodyTimeout, and connections are capped per address and in total below
+// the descriptor limit, so sessions can always start (limits.go).
 //
 // Sessions belong to the agentty server, not to an HTTP connection: every
 // client talks to the same *mcp.Server and so the same session manager. A

@@ -57,18 +57,25 @@ func TestSlowBody_AuthenticatedTimesOut(t *testing.T) {
 	// A byte now and then does not extend the deadline.
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
-	closed := make(chan time.Duration, 1)
+	type result struct {
+		took time.Duration
+		err  error
+	}
+	closed := make(chan result, 1)
 	go func() {
-		_, took := c.untilClosed(10 * time.Second)
-		closed <- took
+		_, took, err := readUntilClosed(c.Conn, 10*time.Second)
+		closed <- result{took, err}
 	}()
 	for {
 		select {
-		case took := <-closed:
-			if took < time.Second/2 {
-				t.Fatalf("closed after %v, before the body timeout", took)
+		case r := <-closed:
+			if r.err != nil {
+				t.Fatal(r.err)
 			}
-			t.Logf("slow body cut off after %v", took.Round(time.Millisecond))
+			if r.took < time.Second/2 {
+				t.Fatalf("closed after %v, before the body timeout", r.took)
+			}
+			t.Logf("slow body cut off after %v", r.took.Round(time.Millisecond))
 			// A well-behaved client is served meanwhile and after.
 			code, body := post(t, http.DefaultClient, s.base+"/mcp", map[string]string{"Authorization": "Bearer " + token})
 			if code != 200 {

@@ -3,6 +3,7 @@ package httpserver
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -61,19 +62,29 @@ func (c *rawConn) send(s string) {
 // closed. It fails the test if the connection is still open after within.
 func (c *rawConn) untilClosed(within time.Duration) (string, time.Duration) {
 	c.t.Helper()
+	raw, took, err := readUntilClosed(c.Conn, within)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return raw, took
+}
+
+// readUntilClosed is untilClosed for any goroutine: it reports instead of
+// failing the test.
+func readUntilClosed(c net.Conn, within time.Duration) (string, time.Duration, error) {
 	start := time.Now()
 	_ = c.SetReadDeadline(start.Add(within))
 	var got strings.Builder
 	_, err := io.Copy(&got, c)
 	took := time.Since(start)
 	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		c.t.Fatalf("the server held the connection for %v without closing it; read so far: %q", within, got.String())
+	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		return got.String(), took, fmt.Errorf("the server held the connection for %v without closing it; read so far: %q", within, got.String())
+	case err != nil && !errors.Is(err, syscall.ECONNRESET):
+		return got.String(), took, fmt.Errorf("read: %v after %q", err, got.String())
 	}
-	if err != nil && !errors.Is(err, syscall.ECONNRESET) {
-		c.t.Fatalf("read: %v after %q", err, got.String())
-	}
-	return got.String(), took
+	return got.String(), took, nil
 }
 
 // response parses the first HTTP response in raw.

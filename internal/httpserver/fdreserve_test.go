@@ -88,8 +88,9 @@ func TestFDReserve_FloodLeavesRoomForSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 256 descriptors: 128 kept for sessions, 16 for spare connections.
-	// Every connection of the flood is open, refused or was evicted.
-	if h.ConnLimit != nofile-nofile/2-spareConns || h.ConnsOpen != h.ConnLimit || h.ConnsRefused+h.ConnsEvicted < ips*perIP-int64(h.ConnLimit) {
+	// Every connection of the flood is open, refused or was evicted (the
+	// legit client's own connections come and go meanwhile).
+	if h.ConnLimit != nofile-nofile/2-spareConns || h.ConnsOpen > h.ConnLimit || h.ConnsRefused+h.ConnsEvicted < ips*perIP-int64(h.ConnLimit) {
 		t.Fatalf("/healthz under the flood = %+v", h)
 	}
 	t.Logf("/healthz under the flood: %+v", h)

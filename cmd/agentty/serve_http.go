@@ -28,6 +28,9 @@ type httpFlags struct {
 	tlsKey      string
 	origins     stringList
 	sessionIdle time.Duration
+	bodyTimeout time.Duration
+	maxConns    int
+	maxConnsIP  int
 }
 
 func (h *httpFlags) register(fs *flag.FlagSet) {
@@ -37,6 +40,9 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.tlsKey, "tls-key", "", "PEM private key file for -tls-cert")
 	fs.Var(&h.origins, "allowed-origin", "a browser Origin (scheme://host[:port]) allowed besides loopback ones; repeatable")
 	fs.DurationVar(&h.sessionIdle, "http-session-idle", httpserver.DefaultSessionIdle, "close an idle MCP HTTP connection after this long (agentty sessions live on); negative: never")
+	fs.DurationVar(&h.bodyTimeout, "http-body-timeout", httpserver.DefaultBodyTimeout, "a client must send a request's body within this long (headers: 10s), else its connection is closed")
+	fs.IntVar(&h.maxConns, "http-max-conns", httpserver.DefaultMaxConns, "HTTP connections open at once, in total (lowered to keep descriptors for sessions under a low ulimit -n)")
+	fs.IntVar(&h.maxConnsIP, "http-max-conns-per-ip", httpserver.DefaultMaxConnsPerIP, "HTTP connections open at once from one client address")
 }
 
 // token reads the bearer token from -token-file, else from the environment.
@@ -67,7 +73,8 @@ func (h *httpFlags) options(logger *slog.Logger) (*httpserver.Options, error) {
 		return nil, err
 	}
 	o := &httpserver.Options{Addr: h.addr, Token: token, TLSCert: h.tlsCert, TLSKey: h.tlsKey,
-		AllowedOrigins: h.origins, SessionIdle: h.sessionIdle, ShutdownGrace: httpShutdownGrace, Logger: logger}
+		AllowedOrigins: h.origins, SessionIdle: h.sessionIdle, ShutdownGrace: httpShutdownGrace, Logger: logger,
+		BodyTimeout: h.bodyTimeout, MaxConns: h.maxConns, MaxConnsPerIP: h.maxConnsIP}
 	return o, o.Check()
 }
 

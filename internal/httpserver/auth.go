@@ -8,7 +8,8 @@ import (
 )
 
 // requireToken lets a request through only with "Authorization: Bearer
-// <token>". An empty token disables the check (loopback only; New enforces
+// <token>", decided from the headers: a refused request's body is never
+// read, and its connection is closed (refuse). An empty token disables the check (loopback only; New enforces
 // that). Both sides are hashed first so the comparison takes the same time
 // whatever the length or content of the guess.
 func requireToken(token string, next http.Handler) http.Handler {
@@ -33,5 +34,5 @@ func requireToken(token string, next http.Handler) http.Handler {
 
 func unauthorized(w http.ResponseWriter, msg string) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="agentty"`)
-	http.Error(w, msg, http.StatusUnauthorized)
+	refuse(w, http.StatusUnauthorized, msg)
 }

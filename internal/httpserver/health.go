@@ -11,10 +11,15 @@ type Health struct {
 	Status        string `json:"status"`
 	MCPClients    int    `json:"mcp_clients"`     // open MCP connections
 	CallsInFlight int64  `json:"calls_in_flight"` // tool calls being handled, waits included
+	ConnsOpen     int    `json:"conns_open"`      // HTTP connections open within the limits
+	ConnLimit     int    `json:"conn_limit"`      // the most that may be open at once
+	ConnsRefused  int64  `json:"conns_refused"`   // connections over a limit since the start
+	ConnsEvicted  int64  `json:"conns_evicted"`   // idle ones closed to make room for another address
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
-	h := Health{Status: "ok", CallsInFlight: s.inFlight.Load()}
+	h := Health{Status: "ok", CallsInFlight: s.inFlight.Load(), ConnsRefused: s.lim.refused.Load(), ConnsEvicted: s.lim.evicted.Load()}
+	h.ConnsOpen, h.ConnLimit = s.lim.counts()
 	for range s.mcp.Sessions() {
 		h.MCPClients++
 	}

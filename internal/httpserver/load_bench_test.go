@@ -25,7 +25,8 @@ func BenchmarkHTTP_50Clients(b *testing.B) {
 	for _, tr := range []transport{transports[0], transports[1], transports[3]} {
 		b.Run(tr.name, func(b *testing.B) {
 			for range b.N {
-				s := startServer(b, nil)
+				// All from 127.0.0.1, several connections each.
+				s := startServer(b, &Options{MaxConnsPerIP: 4 * clients})
 				lat := make([][]time.Duration, clients)
 				errs := make(chan error, clients)
 				var wg sync.WaitGroup

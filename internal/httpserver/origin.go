@@ -53,7 +53,7 @@ func checkOrigin(allowed originSet, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		http.Error(w, fmt.Sprintf("403 Forbidden: Origin %q is not allowed; only loopback origins are, unless agentty is started with -allowed-origin %s", origin, origin), http.StatusForbidden)
+		refuse(w, http.StatusForbidden, fmt.Sprintf("403 Forbidden: Origin %q is not allowed; only loopback origins are, unless agentty is started with -allowed-origin %s", origin, origin))
 	})
 }
 

@@ -7,6 +7,10 @@
 // bearer token is configured, checks the token on every MCP route in
 // constant time, rejects foreign Origin headers and (through the SDK)
 // non-loopback Host headers on loopback connections, and can serve TLS.
+// It bounds what a hostile client can hold: a refusal is decided from the
+// headers and closes the connection, a body must arrive within
+// BodyTimeout, and connections are capped per address and in total below
+// the descriptor limit, so sessions can always start (limits.go).
 //
 // Sessions belong to the agentty server, not to an HTTP connection: every
 // client talks to the same *mcp.Server and so the same session manager. A
@@ -62,7 +66,15 @@ type Options struct {
 	// ShutdownGrace bounds how long Serve waits for requests to finish after
 	// its context ends (DefaultShutdownGrace if 0).
 	ShutdownGrace time.Duration
-	Logger        *slog.Logger
+	// BodyTimeout bounds how long a client may take to send a request's
+	// body (DefaultBodyTimeout if 0); the headers have 10 s.
+	BodyTimeout time.Duration
+	// MaxConns and MaxConnsPerIP cap the connections open at once in total
+	// and from one client address (DefaultMaxConns, DefaultMaxConnsPerIP if
+	// 0). MaxConns is lowered if the descriptor limit could not also hold
+	// DefaultFDReserve for sessions.
+	MaxConns, MaxConnsPerIP int
+	Logger                  *slog.Logger
 }
 
 // Server is a listening HTTP front end for one *mcp.Server.
@@ -71,6 +83,7 @@ type Server struct {
 	opts Options
 	log  *slog.Logger
 	ln   net.Listener
+	lim  *limitListener // under ln (TLS sits on top)
 	http *http.Server
 
 	// base is the parent of every request's context; cancelled at shutdown
@@ -132,6 +145,15 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 	if opts.ShutdownGrace <= 0 {
 		opts.ShutdownGrace = DefaultShutdownGrace
 	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = DefaultMaxConns
+	}
+	if opts.MaxConnsPerIP <= 0 {
+		opts.MaxConnsPerIP = DefaultMaxConnsPerIP
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -140,19 +162,28 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", opts.Addr)
+	tcp, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", opts.Addr, err)
 	}
+	total, nofile := connBudget(opts.MaxConns)
+	if total < opts.MaxConns {
+		log.Warn("fewer HTTP connections allowed than asked: the open-files limit must keep descriptors for sessions; raise it (ulimit -n) for more",
+			"max_conns", total, "asked", opts.MaxConns, "nofile", nofile)
+	}
+	lim := newLimitListener(tcp, total, min(opts.MaxConnsPerIP, total), log)
+	var ln net.Listener = lim
 	if tlsConf != nil {
 		ln = tls.NewListener(ln, tlsConf)
 	}
-	s := &Server{mcp: srv, opts: opts, log: log, ln: ln}
+	s := &Server{mcp: srv, opts: opts, log: log, ln: ln, lim: lim}
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	srv.AddReceivingMiddleware(s.bindCall)
 	s.http = &http.Server{
-		Handler:           s.handler(origins),
+		Handler:           overLimit(bodyDeadline(opts.BodyTimeout, s.handler(origins))),
 		BaseContext:       func(net.Listener) context.Context { return s.base },
+		ConnContext:       connContext,
+		ConnState:         connState,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelDebug),

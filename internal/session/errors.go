@@ -9,6 +9,7 @@ var (
 	ErrReaderNotFound  = errors.New("reader not found")
 	ErrTooManySessions = errors.New("too many sessions")
 	ErrCommandNotFound = errors.New("command not found")
+	ErrTooManyFiles    = errors.New("too many open files")
 	ErrBadCwd          = errors.New("bad working directory")
 	ErrBadArgs         = errors.New("invalid arguments")
 	ErrExited          = errors.New("process has exited")

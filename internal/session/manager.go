@@ -180,7 +180,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	}
 	m.spawnMu.Unlock()
 	if err != nil {
-		return nil, fmt.Errorf("%w: start %s: %v", ErrCommandNotFound, spec.Path, err)
+		return nil, startError(spec.Path, err)
 	}
 	return m.adopt(s)
 }

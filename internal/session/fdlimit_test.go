@@ -1,0 +1,67 @@
+package session
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"regexp"
+	"syscall"
+	"testing"
+)
+
+// fdChildEnv makes TestStartError_TooManyOpenFilesChild run; the parent
+// starts it as its own process so the low descriptor limit binds only it.
+const fdChildEnv = "AGENTTY_TEST_SESSION_FD_CHILD"
+
+// Running out of descriptors is reported as that, with the counts and
+// what to do, never as "command not found".
+func TestStartError_TooManyOpenFiles(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStartError_TooManyOpenFilesChild$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), fdChildEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !regexp.MustCompile(`(?m)^--- PASS: TestStartError_TooManyOpenFilesChild`).Match(out) {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+}
+
+func TestStartError_TooManyOpenFilesChild(t *testing.T) {
+	if os.Getenv(fdChildEnv) == "" {
+		t.Skip("runs only as the child of TestStartError_TooManyOpenFiles")
+	}
+	const limit = 64
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &syscall.Rlimit{Cur: limit, Max: limit}); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(Config{})
+	defer m.Close()
+	var held []*os.File
+	for {
+		f, err := os.Open(os.DevNull)
+		if err != nil {
+			if !errors.Is(err, syscall.EMFILE) {
+				t.Fatal(err)
+			}
+			break
+		}
+		held = append(held, f)
+	}
+	for _, mode := range []Mode{ModePipe, ModePTY} {
+		_, err := m.Start(StartOptions{Argv: []string{"true"}, Mode: mode})
+		if !errors.Is(err, ErrTooManyFiles) || errors.Is(err, ErrCommandNotFound) {
+			t.Fatalf("%s: Start with no descriptor left: %v, want ErrTooManyFiles", mode, err)
+		}
+		want := regexp.MustCompile(`^too many open files \(agentty has 64 open, limit 64\): start /\S+/true: .*too many open files; end sessions you no longer need \(terminate_process, delete_session\) and retry, or restart agentty with a higher open-files limit \(ulimit -n\)$`)
+		if !want.MatchString(err.Error()) {
+			t.Fatalf("%s: message %q", mode, err)
+		}
+	}
+	// Freed descriptors make the same start work.
+	for _, f := range held[len(held)-16:] {
+		f.Close()
+	}
+	s, err := m.Start(StartOptions{Argv: []string{"true"}, Mode: ModePipe})
+	if err != nil {
+		t.Fatalf("Start after freeing descriptors: %v", err)
+	}
+	<-s.Done()
+}

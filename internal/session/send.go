@@ -109,6 +109,10 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	canon, err := s.checkLine(ops)
+	if err != nil {
+		return 0, err
+	}
 	s.touch()
 	// Echo off with canonical input means a password prompt: the transcript
 	// must not keep what is typed into it.
@@ -148,6 +152,7 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 			rec.Input(s.ID, []byte(o.data), secret, in.From)
 			n, err := s.proc.Write([]byte(o.data), deadline)
 			written += n
+			s.wroteLine(canon, o.data[:n])
 			if err != nil {
 				return written, s.writeErr(err, written, len(o.data))
 			}

@@ -18,13 +18,13 @@ const MaxCanonLine = 4095
 
 // Classes of input bytes in canonical mode (see n_tty_receive_char_special).
 const (
-	cOrdinary  = iota // stored on the line
-	cIgnored          // consumed by the line discipline, the line unchanged
-	cFlush            // a signal key: the pending input is flushed
-	cErase            // VERASE: the line loses a byte
-	cKill             // VKILL: the line is erased
-	cLiteral          // VLNEXT: the next byte is stored as is
-	cEnd              // a line terminator
+	cOrdinary = iota // stored on the line
+	cIgnored         // consumed by the line discipline, the line unchanged
+	cFlush           // a signal key: the pending input is flushed
+	cErase           // VERASE: the line loses a byte
+	cKill            // VKILL: the line is erased
+	cLiteral         // VLNEXT: the next byte is stored as is
+	cEnd             // a line terminator
 )
 
 // canonScan follows the line the terminal's line discipline assembles, to

@@ -102,7 +102,8 @@ func setupGate(fs *flag.FlagSet, cfg *config.Config, l *limitValues, also ...str
 		}
 		protected = append(protected, *l.auditDir)
 	}
-	p, err := policy.New(policy.Options{Rules: rules, Protected: protected})
+	// The checker reads every command line the input limit lets through.
+	p, err := policy.New(policy.Options{Rules: rules, Protected: protected, MaxScriptBytes: g.maxInput})
 	if err != nil {
 		g.close()
 		return nil, err

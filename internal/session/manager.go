@@ -119,6 +119,9 @@ func NewManager(cfg Config) *Manager {
 		log: cfg.Logger, sessions: map[string]*Session{}, roots: map[int]bool{}}
 }
 
+// MaxInputBytes is the most input one call may carry (Config.MaxInputBytes).
+func (m *Manager) MaxInputBytes() int { return m.cfg.MaxInputBytes }
+
 // Instance is this manager's random id, the prefix of every child's marker.
 func (m *Manager) Instance() string { return m.instance }
 

@@ -39,7 +39,7 @@ func explain(err error) error {
 		hint = "RE2 has no backreferences (\\1): spell the repeated text out, or match more and compare the captures yourself"
 	case se.Code == syntax.ErrMissingParen || se.Code == syntax.ErrUnexpectedParen || se.Code == syntax.ErrMissingBracket ||
 		se.Code == syntax.ErrMissingRepeatArgument || se.Code == syntax.ErrInvalidRepeatOp:
-		hint = "to match a character that has a meaning in regexes, escape it: \\( \\) \\[ \\] \\* \\+ \\? \\$"
+		hint = "escape literal characters to match them: \\( \\) \\[ \\] \\* \\+ \\? \\$"
 	}
 	if hint == "" {
 		return err

@@ -23,6 +23,13 @@ func wcCount(t *testing.T, c *client, id string) string {
 	return strings.TrimSpace(s.Match)
 }
 
+// on is c reporting failures on t, a subtest.
+func (c *client) on(t *testing.T) *client {
+	cc := *c
+	cc.t = t
+	return &cc
+}
+
 func tail(s string) string {
 	if len(s) > 200 {
 		return s[len(s)-200:]
@@ -69,6 +76,7 @@ func TestPTYInput_CanonicalLineLimit(t *testing.T) {
 		}, "3001"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			c := c.on(t)
 			r := c.start(map[string]any{"argv": []string{"wc", "-c"}})
 			if r.State != "awaiting_input" {
 				t.Fatalf("start: state=%s detail=%s", r.State, r.StateDetail)
@@ -132,6 +140,7 @@ var wroteRe = regexp.MustCompile(`wrote (\d+) of (\d+) bytes`)
 func TestPTYInput_StalledProgram(t *testing.T) {
 	c := newClient(t, session.Config{MaxInputBytes: 11 << 20})
 	t.Run("10 MB line to sleep is refused", func(t *testing.T) {
+		c := c.on(t)
 		r := c.start(map[string]any{"argv": []string{"sleep", "100"}, "timeout_ms": 0})
 		msg := c.toolError("send_input", map[string]any{"session_id": r.SessionID, "text": strings.Repeat("x", 10<<20), "timeout_ms": 0})
 		if !strings.Contains(msg, "makes a line of 10485760 bytes") || !strings.Contains(msg, "Nothing was sent") {
@@ -139,6 +148,7 @@ func TestPTYInput_StalledProgram(t *testing.T) {
 		}
 	})
 	t.Run("10 MB of lines: bytes reported are the bytes read", func(t *testing.T) {
+		c := c.on(t)
 		// The program ignores its input until SIGUSR1, then reads exactly
 		// the byte count the test wrote to a file, then one more line.
 		prog := `import os, signal, sys

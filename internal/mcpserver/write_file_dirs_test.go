@@ -29,7 +29,7 @@ func TestWriteFile_MissingDirectory(t *testing.T) {
 		{"parent is a file", filepath.Join(dir, "file", "f.txt"), false, []string{filepath.Join(dir, "file") + " is not a directory"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg := c.toolError("write_file", map[string]any{"path": tc.path, "content": "x", "append": tc.append})
+			msg := c.on(t).toolError("write_file", map[string]any{"path": tc.path, "content": "x", "append": tc.append})
 			for _, want := range tc.want {
 				if !strings.Contains(msg, want) {
 					t.Errorf("%q does not say %q", msg, want)

@@ -70,3 +70,16 @@ func TestScanCanon_LineLengths(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkScanCanon measures the check send_input makes before typing
+// into a terminal in canonical mode: 1 MiB of 100-byte lines.
+func BenchmarkScanCanon(b *testing.B) {
+	data := strings.Repeat(strings.Repeat("x", 99)+"\n", 1<<20/100)
+	t := cooked()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, long := scanCanon(t, 0, data); long != nil {
+			b.Fatal("refused")
+		}
+	}
+}

@@ -34,7 +34,7 @@ func limitFlags(fs *flag.FlagSet) *limitValues {
 	l := &limitValues{}
 	fs.DurationVar(&l.idle, "idle-timeout", 0, "terminate a running session after this long with no read or input (0: never)")
 	fs.DurationVar(&l.runtime, "max-runtime", 0, "terminate a session after it has run this long (0: never)")
-	l.maxInput = fs.String("max-input-bytes", "1MiB", "most bytes of input one send_input may carry")
+	l.maxInput = fs.String("max-input-bytes", "1MiB", "most bytes of input one send_input may carry, and the longest command line a call may run")
 	l.maxRead = fs.String("max-read-bytes", "4MiB", "most output bytes one call may return (max_bytes above it is refused)")
 	l.auditDir = fs.String("audit-log", "", "write a JSONL audit log ("+audit.FileName+") in this directory (empty: no audit log)")
 	l.auditMax = fs.String("audit-max-size", "10MiB", "rotate the audit log when it reaches this size (5 old files kept)")
@@ -102,7 +102,8 @@ func setupGate(fs *flag.FlagSet, cfg *config.Config, l *limitValues, also ...str
 		}
 		protected = append(protected, *l.auditDir)
 	}
-	p, err := policy.New(policy.Options{Rules: rules, Protected: protected})
+	// The checker reads every command line the input limit lets through.
+	p, err := policy.New(policy.Options{Rules: rules, Protected: protected, MaxScriptBytes: g.maxInput})
 	if err != nil {
 		g.close()
 		return nil, err

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 )
@@ -18,6 +20,13 @@ var (
 	// ErrStdinClosed is returned when writing after CloseStdin.
 	ErrStdinClosed = errors.New("stdin is closed")
 )
+
+// LineDiscipline is implemented by a process on a local PTY: the terminal's
+// input modes decide how much of a line the program can receive.
+type LineDiscipline interface {
+	// Termios returns the terminal's current settings.
+	Termios() (unix.Termios, error)
+}
 
 // Spec describes the program to start.
 type Spec struct {

@@ -27,6 +27,9 @@ type CommandRequest struct {
 // command policy decides (refuse, ask the human, or run), and an admitted
 // command is written to the audit log before it starts.
 func (t *tools) admit(ctx context.Context, req *mcp.CallToolRequest, c CommandRequest) error {
+	if err := t.inputLimit(req, c.Tool, c.Session, c.Script); err != nil {
+		return err
+	}
 	command := c.Script
 	var d policy.Decision
 	if c.Argv != nil {

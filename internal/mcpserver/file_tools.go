@@ -99,6 +99,8 @@ func (t *tools) writeFile(ctx context.Context, req *mcp.CallToolRequest, in Writ
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return WriteFileResult{}, fmt.Errorf("create parent directories: %w", err)
 		}
+	} else if err := parentExists(p); err != nil {
+		return WriteFileResult{}, err
 	}
 	res := WriteFileResult{Path: p, Bytes: len(data), Appended: in.Append}
 	_, statErr := os.Stat(p)
@@ -116,6 +118,22 @@ func (t *tools) writeFile(ctx context.Context, req *mcp.CallToolRequest, in Writ
 		res.Size = fi.Size()
 	}
 	return res, nil
+}
+
+// parentExists says that p's directory is missing, rather than letting the
+// write fail on the name of a temporary file the agent never gave.
+func parentExists(p string) error {
+	dir := filepath.Dir(p)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: directory %s does not exist; pass make_dirs=true to create it", session.ErrBadArgs, dir)
+	case err != nil:
+		return fmt.Errorf("write %s: %w", p, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%w: %s is not a directory, so %s cannot be written", session.ErrBadArgs, dir, filepath.Base(p))
+	}
+	return nil
 }
 
 func appendFile(p string, data []byte) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentty/agentty/internal/history"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/re2"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/store"
 	"github.com/agentty/agentty/internal/termtext"
@@ -146,7 +147,7 @@ func (t *tools) getHistory(_ context.Context, _ *mcp.CallToolRequest, in History
 	q := history.Query{Count: in.Lines, FromEnd: in.FromEnd, StartLine: in.StartLine, Context: in.Context,
 		MaxMatches: in.MaxMatches, MaxBytes: in.MaxBytes, Raw: in.StripANSI != nil && !*in.StripANSI}
 	if in.Grep != "" {
-		re, err := regexp.Compile(in.Grep)
+		re, err := re2.Compile(in.Grep)
 		if err != nil {
 			return HistoryResult{}, fmt.Errorf("%w: grep is not a valid RE2 regex: %v", session.ErrBadArgs, err)
 		}
@@ -214,7 +215,7 @@ func (t *tools) searchOutput(_ context.Context, _ *mcp.CallToolRequest, in Searc
 	if in.Pattern == "" {
 		return SearchResult{}, fmt.Errorf("%w: pattern is required (an RE2 regex)", session.ErrBadArgs)
 	}
-	re, err := regexp.Compile(in.Pattern)
+	re, err := re2.Compile(in.Pattern)
 	if err != nil {
 		return SearchResult{}, fmt.Errorf("%w: pattern is not a valid RE2 regex: %v", session.ErrBadArgs, err)
 	}

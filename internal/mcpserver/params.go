@@ -2,12 +2,12 @@ package mcpserver
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/re2"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -85,9 +85,9 @@ func (w WaitParams) options(d waitDefaults) (session.WaitOptions, error) {
 	}
 	if w.Until != "" {
 		// Agents think in lines: ^ and $ match at line boundaries.
-		re, err := regexp.Compile("(?m)" + w.Until)
+		re, err := re2.Compile("(?m)" + w.Until)
 		if err != nil {
-			return o, fmt.Errorf("%w: until is not a valid RE2 regex: %v (escape literal characters like \\( \\[ \\$ \\?)", session.ErrBadArgs, err)
+			return o, fmt.Errorf("%w: until is not a valid RE2 regex: %v", session.ErrBadArgs, err)
 		}
 		o.Until = re
 	}

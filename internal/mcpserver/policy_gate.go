@@ -75,8 +75,23 @@ func (t *tools) limitRefused(req *mcp.CallToolRequest, tool, sessionID, command,
 	return err
 }
 
+// inputLimit refuses a command line longer than the input one call may
+// carry, before the policy checker would refuse it for its own length.
+func (t *tools) inputLimit(req *mcp.CallToolRequest, tool, sessionID, command string) error {
+	limit := t.mgr.MaxInputBytes()
+	if len(command) <= limit {
+		return nil
+	}
+	err := fmt.Errorf("%w: the command is %d bytes; this server takes at most %d bytes of input per call (flag -max-input-bytes): write a long script to a file with write_file and run the file, or raise -max-input-bytes",
+		session.ErrInputTooLarge, len(command), limit)
+	return t.limitRefused(req, tool, sessionID, fmt.Sprintf("(a command of %d bytes)", len(command)), "max-input-bytes", err)
+}
+
 // admitStart applies the policy to start_process.
 func (t *tools) admitStart(ctx context.Context, req *mcp.CallToolRequest, in StartInput) error {
+	if err := t.inputLimit(req, "start_process", "", in.Command); err != nil {
+		return err
+	}
 	command := in.Command
 	var d policy.Decision
 	if in.Command != "" {
@@ -222,8 +237,8 @@ var promptKeys = map[string]bool{"enter": true, "ctrl+c": true, "ctrl+d": true, 
 // command. In pipe mode the "foreground" is the root, so a shell below it
 // makes every line checked unless the root itself is reading.
 func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, in SendInput) error {
-	if t.policy == nil {
-		return nil
+	if t.policy == nil || len(in.Text) > t.mgr.MaxInputBytes() {
+		return nil // Send refuses input over the limit, naming the limit
 	}
 	var fg session.Foreground
 	atShell, treeShell := false, false

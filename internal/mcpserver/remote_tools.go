@@ -47,6 +47,7 @@ func (t *tools) admitRemoteShell(ctx context.Context, req *mcp.CallToolRequest, 
 // prints "CREATED SIZE".
 const remoteWriteScript = `p=$1
 [ "$3" = 1 ] && { mkdir -p -- "$(dirname -- "$p")" || exit 1; }
+d=$(dirname -- "$p"); [ -d "$d" ] || { echo "directory $d does not exist; pass make_dirs=true to create it" >&2; exit 2; }
 [ -d "$p" ] && { echo "$p is a directory" >&2; exit 2; }
 created=0; [ -e "$p" ] || created=1
 if [ "$2" = 1 ]; then

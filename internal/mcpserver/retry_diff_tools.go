@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/agentty/agentty/internal/re2"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 )
@@ -114,7 +115,7 @@ func (t *tools) retryCommand(ctx context.Context, req *mcp.CallToolRequest, in R
 	}
 	var re *regexp.Regexp
 	if in.SuccessPattern != "" {
-		if re, err = regexp.Compile("(?m)" + in.SuccessPattern); err != nil {
+		if re, err = re2.Compile("(?m)" + in.SuccessPattern); err != nil {
 			return RetryResult{}, fmt.Errorf("%w: success_pattern is not a valid RE2 regex: %v", session.ErrBadArgs, err)
 		}
 	}

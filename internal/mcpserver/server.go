@@ -69,6 +69,9 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	t := &tools{mgr: mgr, log: logger, shells: shell.NewRegistry(mgr), runner: newRunner(mgr, o.Remote),
 		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes, hosts: o.Hosts, store: o.Store, remote: o.Remote}
 	_, _ = rand.Read(t.stateKey[:])
+	if t.store != nil {
+		mgr.ExplainMissing(t.pastSessionErr)
+	}
 	t.register(srv)
 	return srv
 }

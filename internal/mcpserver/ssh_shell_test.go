@@ -89,6 +89,9 @@ func TestSSH_RemoteShell(t *testing.T) {
 			if w.Path != dir+"/sub/w.txt" || !w.Created || w.Size != 4 {
 				t.Fatalf("write_file: %+v", w)
 			}
+			if msg := c.toolError("write_file", map[string]any{"session_id": o.SessionID, "path": "nodir/w.txt", "content": "x"}); !strings.Contains(msg, "directory "+dir+"/nodir does not exist; pass make_dirs=true") {
+				t.Fatalf("write_file into a missing directory: %s", msg)
+			}
 			if r := exec("chmod 751 sub/w.txt"); *r.ExitCode != 0 {
 				t.Fatalf("chmod: %+v", r)
 			}

@@ -15,6 +15,7 @@ func (t *tools) register(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.startProcess)
 	add(srv, t.log, &mcp.Tool{Name: "send_input", Description: "Type into a session, then wait and return the reply (one call per round trip). " +
 		"Sends text, then the named keys in order, then Enter if enter=true. Keys: enter, tab, escape, backspace, delete, up, down, left, right, home, end, pageup, pagedown, ctrl+a..ctrl+z, f1..f12. " +
+		"A terminal in line mode passes at most 4095 bytes of one line to the program: a longer line is refused (send bulk data with write_file, or use mode pipe). " +
 		"stdin_eof closes stdin (pipe mode) or sends Ctrl+D (pty). In pipe mode ctrl+c/ctrl+\\/ctrl+z send SIGINT/SIGQUIT/SIGTSTP to the process group. " +
 		"Wait defaults: timeout_ms 10000, settle_ms 1000.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.sendInput)

@@ -12,6 +12,10 @@ import (
 // Descendants is unsupported outside Linux: it relies on /proc.
 func Descendants(root int, marker string) ([]Proc, error) { return nil, ErrUnsupported }
 
+// Running is unsupported outside Linux: it relies on /proc. It reports
+// true so callers do not claim an exit they cannot see.
+func Running(pid int) bool { return true }
+
 // Terminate is unsupported outside Linux: it relies on /proc and pidfds.
 func Terminate(ctx context.Context, root int, marker string, grace time.Duration) (int, error) {
 	return 0, ErrUnsupported

@@ -22,6 +22,13 @@ type procStat struct {
 // dead reports whether the process has exited and only its pid slot remains.
 func (p procStat) dead() bool { return p.State == 'Z' || p.State == 'X' || p.State == 'x' }
 
+// Running reports whether pid names a process that has not exited: a
+// zombie, exited but not yet reaped, is not running.
+func Running(pid int) bool {
+	st, err := readStat(pid)
+	return err == nil && !st.dead()
+}
+
 func procPath(pid int, file string) string {
 	return "/proc/" + strconv.Itoa(pid) + "/" + file
 }

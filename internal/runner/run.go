@@ -20,6 +20,7 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/procenv"
 	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/re2"
 )
 
 // Errors for errors.Is.
@@ -145,7 +146,7 @@ func (r *Runner) Run(ctx context.Context, o Options) (Result, error) {
 		if o.SuccessFile == "" {
 			return Result{}, fmt.Errorf("%w: success_file_pattern needs success_file", ErrBadArgs)
 		}
-		re, err := regexp.Compile("(?m)" + o.SuccessFilePattern)
+		re, err := re2.Compile("(?m)" + o.SuccessFilePattern)
 		if err != nil {
 			return Result{}, fmt.Errorf("%w: success_file_pattern is not a valid RE2 regex: %v", ErrBadArgs, err)
 		}

@@ -18,4 +18,6 @@ var (
 	ErrInputStalled    = errors.New("program is not reading its input")
 	ErrClosed          = errors.New("server is shutting down")
 	ErrInputTooLarge   = errors.New("input too large")
+	ErrLineTooLong     = errors.New("line too long for the terminal")
+	ErrStdinClosed     = errors.New("stdin is closed")
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -80,6 +81,10 @@ type Manager struct {
 	sessions map[string]*Session // guarded by mu
 	seq      int                 // guarded by mu
 	closed   bool                // guarded by mu
+
+	// missing words an id Get does not hold (see ExplainMissing); guarded
+	// by mu, called without it.
+	missing func(id string) error
 }
 
 // NewManager returns a Manager. Close it to kill every process it started.
@@ -113,6 +118,9 @@ func NewManager(cfg Config) *Manager {
 	return &Manager{cfg: cfg, instance: hex.EncodeToString(b), spawner: proctree.NewSpawner(),
 		log: cfg.Logger, sessions: map[string]*Session{}, roots: map[int]bool{}}
 }
+
+// MaxInputBytes is the most input one call may carry (Config.MaxInputBytes).
+func (m *Manager) MaxInputBytes() int { return m.cfg.MaxInputBytes }
 
 // Instance is this manager's random id, the prefix of every child's marker.
 func (m *Manager) Instance() string { return m.instance }
@@ -279,8 +287,34 @@ func (m *Manager) exited(s *Session) {
 	s.mu.Unlock()
 }
 
+// ExplainMissing sets how Get words an id it does not hold, for sessions
+// known elsewhere (a transcript store shared with other servers and earlier
+// runs). f returns nil for an id it does not know either; an error it
+// returns should wrap ErrSessionNotFound.
+func (m *Manager) ExplainMissing(f func(id string) error) {
+	m.mu.Lock()
+	m.missing = f
+	m.mu.Unlock()
+}
+
 // Get finds a session by id, or by name when exactly one session has it.
 func (m *Manager) Get(id string) (*Session, error) {
+	s, err := m.get(id)
+	if err == nil || !errors.Is(err, ErrSessionNotFound) {
+		return s, err
+	}
+	m.mu.Lock()
+	explain := m.missing
+	m.mu.Unlock()
+	if explain != nil {
+		if e := explain(id); e != nil {
+			return nil, e
+		}
+	}
+	return nil, err
+}
+
+func (m *Manager) get(id string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if s, ok := m.sessions[id]; ok {

@@ -13,6 +13,7 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/keys"
+	"github.com/agentty/agentty/internal/proctree"
 )
 
 // MaxInputBytes is the default cap on the input of one call
@@ -112,6 +113,10 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	canon, err := s.checkLine(ops)
+	if err != nil {
+		return 0, err
+	}
 	s.touch()
 	// Echo off with canonical input means a password prompt: the transcript
 	// must not keep what is typed into it.
@@ -152,6 +157,7 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 			rec.Input(s.ID, []byte(o.data), secret, in.From)
 			n, err := s.proc.Write([]byte(o.data), deadline)
 			written += n
+			s.wroteLine(canon, o.data[:n])
 			if err != nil {
 				return written, s.writeErr(err, written, len(o.data))
 			}
@@ -166,11 +172,37 @@ func (s *Session) writeErr(err error, written, want int) error {
 		return fmt.Errorf("%w: wrote %d of %d bytes before the deadline; the program is busy or not reading stdin (read its output, or send keys ctrl+c)", ErrInputStalled, written, want)
 	case errors.Is(err, backend.ErrStdinClosed):
 		return fmt.Errorf("%w: stdin of session %s was closed with stdin_eof; no more input can be sent", ErrBadArgs, s.ID)
+	case errors.Is(err, syscall.EPIPE) && s.Mode == ModePipe && s.remote() == nil && !s.exitedNow():
+		return fmt.Errorf("%w: session %s is still running but no process reads its stdin any more (the program closed it), so input cannot be delivered; "+
+			"read its output with read_output, end it with terminate_process, or start it again to send input", ErrStdinClosed, s.ID)
 	case isDone(s.done) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.EIO):
 		return s.exitedErr()
 	}
 	return fmt.Errorf("write input: %w", err)
 }
+
+// exitedNow reports whether the root process has exited, waiting briefly
+// for its status once it is seen exited (a write can fail on the closed pipe
+// before the exit is collected).
+func (s *Session) exitedNow() bool {
+	if isDone(s.done) {
+		return true
+	}
+	if proctree.Running(s.PID()) {
+		return false
+	}
+	t := time.NewTimer(exitCollect)
+	defer t.Stop()
+	select {
+	case <-s.done:
+	case <-t.C:
+	}
+	return true
+}
+
+// exitCollect bounds how long a failed write waits for the exit status of a
+// process already seen exited.
+const exitCollect = 2 * time.Second
 
 func (s *Session) exitedErr() error {
 	st := s.Status()

@@ -68,6 +68,10 @@ type Session struct {
 	expire     *time.Timer     // guarded by mu; TTL removal after exit
 	limitTimer *time.Timer     // guarded by mu; idle timeout / max runtime check, nil when off
 	endedBy    string          // guarded by mu; the limit that made agentty end the session
+
+	// canonPending is how many bytes agentty typed on the line a
+	// canonical-mode terminal still assembles (see canon.go); guarded by mu.
+	canonPending int
 }
 
 // PID is the root process id.

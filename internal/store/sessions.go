@@ -31,6 +31,7 @@ type Session struct {
 	Mode       string
 	Host       string // remote host, "" for local
 	PID        int
+	Owner      int // pid of the agentty server that ran it
 	Rows, Cols int
 	StartedAt  time.Time
 	ExitedAt   *time.Time
@@ -66,7 +67,7 @@ func (r Session) Info() session.Info {
 }
 
 const sessionCols = `id, name, command, argv, cwd, env_keys, mode, host, pid, rows, cols, started_at, exited_at, last_seen,
-	state, exit_code, signal, lost_at, lost_reason, bytes, lines, start_off, disk_bytes`
+	state, exit_code, signal, lost_at, lost_reason, bytes, lines, start_off, disk_bytes, owner_pid`
 
 type scanner interface{ Scan(...any) error }
 
@@ -77,7 +78,7 @@ func scanSession(sc scanner) (Session, error) {
 	var exited, lost, code sql.NullInt64
 	if err := sc.Scan(&r.ID, &r.Name, &r.Command, &argv, &r.Cwd, &env, &r.Mode, &r.Host, &r.PID, &r.Rows, &r.Cols,
 		&started, &exited, &seen, &r.State, &code, &r.Signal, &lost, &r.LostReason, &r.Bytes, &r.Lines,
-		&r.StartOff, &r.DiskBytes); err != nil {
+		&r.StartOff, &r.DiskBytes, &r.Owner); err != nil {
 		return r, err
 	}
 	_ = json.Unmarshal([]byte(argv), &r.Argv)

@@ -126,10 +126,13 @@ func Open(dir string, o *Options) (*Store, error) {
 		opt = *o
 	}
 	opt.normalize()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("store: create data dir: %w", err)
+	if err := secureDir(dir, opt.Logger); err != nil {
+		return nil, err
 	}
 	path := filepath.Join(dir, FileName)
+	if err := secureDB(path); err != nil {
+		return nil, err
+	}
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(OFF)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {

@@ -1,0 +1,64 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// Transcripts keep everything programs printed and everything typed into
+// them, secrets included: the data directory and every file in it are
+// private to the user running agentty, whatever the umask.
+const (
+	dirMode  fs.FileMode = 0o700
+	fileMode fs.FileMode = 0o600
+)
+
+// secureDir creates dir private, or makes an existing one private: it is
+// tightened if this user owns it, refused if another user does.
+func secureDir(dir string, log *slog.Logger) error {
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return fmt.Errorf("store: create data dir: %w", err)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("store: data dir: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("store: data dir %s is not a directory", dir)
+	}
+	perm := fi.Mode().Perm()
+	if perm&0o077 == 0 {
+		return nil
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+		return fmt.Errorf("store: data dir %s is open to other users (mode %04o) and belongs to uid %d, not to this user (uid %d), so agentty cannot make it private; "+
+			"transcripts hold everything programs print and everything typed into them: give -data-dir a directory of your own, or run with -no-store", dir, perm, st.Uid, os.Geteuid())
+	}
+	if err := os.Chmod(dir, dirMode); err != nil {
+		return fmt.Errorf("store: make data dir %s private (mode %04o to 0700): %w", dir, perm, err)
+	}
+	log.Warn("data dir was open to other users; made it private", "dir", dir, "was", fmt.Sprintf("%04o", perm), "now", "0700")
+	return nil
+}
+
+// secureDB creates the database file 0600 before SQLite opens it (SQLite
+// would create it 0644 less the umask, and gives its -wal and -shm files the
+// database file's mode), and makes files left by an older agentty private.
+func secureDB(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, fileMode)
+	if err != nil {
+		return fmt.Errorf("store: create %s: %w", path, err)
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(p, fileMode); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("store: make %s private: %w", filepath.Base(p), err)
+		}
+	}
+	return nil
+}

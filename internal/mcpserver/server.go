@@ -70,6 +70,7 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes, hosts: o.Hosts, store: o.Store, remote: o.Remote}
 	_, _ = rand.Read(t.stateKey[:])
 	t.register(srv)
+	srv.AddReceivingMiddleware(capReplies(logger))
 	return srv
 }
 

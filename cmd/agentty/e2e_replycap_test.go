@@ -12,7 +12,7 @@ import (
 func TestServe_RepliesStayBounded(t *testing.T) {
 	t.Parallel()
 	s := startRaw(t, "-no-store")
-	const small = 16 << 10 // an error reply is a few hundred bytes
+	const small = 2 << 10 // an error reply is a few hundred bytes
 	// The 2.4 MB took seconds per call under -race; 300 kB still
 	// made replies of 1.5 MB.
 	ctl := strings.Repeat("\x01", 300_000)

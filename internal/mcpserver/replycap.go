@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
+	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,7 +51,7 @@ func capToolResult(log *slog.Logger, req mcp.Request, r *mcp.CallToolResult) *mc
 	if r.IsError {
 		for _, c := range r.Content {
 			if tc, ok := c.(*mcp.TextContent); ok {
-				tc.Text = excerpt.Clip(tc.Text, maxErrorText)
+				tc.Text = excerpt.Clip(shortenQuotes(tc.Text), maxErrorText)
 			}
 		}
 	}
@@ -66,6 +68,27 @@ func capToolResult(log *slog.Logger, req mcp.Request, r *mcp.CallToolResult) *mc
 	res.SetError(fmt.Errorf("the reply of %s was %d bytes, over the %d-byte reply cap, and was dropped: ask for less (a lower max_bytes, max_lines, limit or preview_bytes, or a narrower query)",
 		excerpt.Q(name), len(b), MaxReply-replyEnvelope))
 	return res
+}
+
+// quoted matches a Go-quoted string, as the SDK's schema errors quote
+// the offending value (`maxLength: "…" contains 3000 Unicode code points`).
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// shortenQuotes replaces each long quoted value in a long error text by
+// its excerpt.
+func shortenQuotes(s string) string {
+	if len(s) <= 1024 {
+		return s
+	}
+	return quoted.ReplaceAllStringFunc(s, func(q string) string {
+		if len(q) <= 2*excerpt.Max {
+			return q
+		}
+		if v, err := strconv.Unquote(q); err == nil {
+			return excerpt.Q(v)
+		}
+		return q
+	})
 }
 
 // clipError shortens an error's text, keeping its JSON-RPC code (the SDK

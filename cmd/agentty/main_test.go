@@ -24,6 +24,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/toolcall"
 )
 
@@ -142,9 +143,9 @@ func startServerWith(t *testing.T, setup func(*exec.Cmd), flags ...string) *serv
 		if strings.Contains(log, "WARNING: DATA RACE") || strings.Contains(log, "panic:") {
 			t.Errorf("server reported a data race or panic")
 		}
-		if n := s.frames.max.Load(); n > mcp.DefaultMaxLineLength {
-			t.Errorf("a server frame was %d bytes, over the Go SDK's DefaultMaxLineLength %d: mcp.CommandTransport clients reject it and lose the connection",
-				n, mcp.DefaultMaxLineLength)
+		if n := s.frames.max.Load(); n > mcpserver.MaxReply {
+			t.Errorf("a server frame was %d bytes, over the reply cap %d: clients reject it and lose the connection",
+				n, mcpserver.MaxReply)
 		}
 		if t.Failed() {
 			t.Logf("server stderr:\n%s", log)

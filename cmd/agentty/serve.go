@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/term"
 
 	"github.com/agentty/agentty/internal/config"
@@ -21,6 +20,7 @@ import (
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/stdio"
 )
 
 const connectHelp = `agentty serve speaks MCP (JSON-RPC) on stdin/stdout; it is meant to be
@@ -165,7 +165,10 @@ func serve(args []string, stderr io.Writer) int {
 		go func() { runDone <- hs.Serve(ctx) }()
 	} else {
 		logger.Info("agentty serving MCP on stdio", "version", version, "pid", os.Getpid())
-		go func() { runDone <- srv.Run(ctx, &mcp.StdioTransport{}) }()
+		// A malformed line is answered with an error; the SDK's own stdio
+		// transport would end the server, and every session, at the first.
+		tr := &stdio.Transport{Logger: logger, MaxReply: mcpserver.MaxReply}
+		go func() { runDone <- srv.Run(ctx, tr) }()
 	}
 	select {
 	case err = <-runDone:

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agentty/agentty/internal/excerpt"
 )
 
 // table holds xterm's sequences in normal cursor mode; programs in
@@ -52,5 +54,5 @@ func Bytes(name string) (string, error) {
 	if b, ok := table[n]; ok {
 		return b, nil
 	}
-	return "", fmt.Errorf("unknown key %q; known keys: enter, tab, escape, backspace, delete, up, down, left, right, home, end, pageup, pagedown, insert, space, shift+tab, ctrl+a..ctrl+z, ctrl+\\, f1..f12", name)
+	return "", fmt.Errorf("unknown key %s; known keys: enter, tab, escape, backspace, delete, up, down, left, right, home, end, pageup, pagedown, insert, space, shift+tab, ctrl+a..ctrl+z, ctrl+\\, f1..f12", excerpt.Q(name))
 }

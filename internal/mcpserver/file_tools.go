@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -61,7 +62,7 @@ func (t *tools) writeFile(ctx context.Context, req *mcp.CallToolRequest, in Writ
 		}
 		data = b
 	default:
-		return WriteFileResult{}, fmt.Errorf("%w: encoding must be utf-8 or base64, not %q", session.ErrBadArgs, in.Encoding)
+		return WriteFileResult{}, fmt.Errorf("%w: encoding must be utf-8 or base64, not %s", session.ErrBadArgs, excerpt.Q(in.Encoding))
 	}
 	if len(data) > maxWriteBytes {
 		return WriteFileResult{}, fmt.Errorf("%w: content is %d bytes; write at most %d per call (use append for more)", session.ErrBadArgs, len(data), maxWriteBytes)

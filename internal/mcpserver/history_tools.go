@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/history"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/re2"
@@ -50,7 +51,7 @@ func (t *tools) outputLog(id string) (outlog.Log, string, error) {
 	l, serr := t.store.OpenLog(id)
 	if serr != nil {
 		if errors.Is(serr, store.ErrNotFound) {
-			return nil, "", fmt.Errorf("%w: %q is neither a live session nor in the transcript store; call list_sessions", session.ErrSessionNotFound, id)
+			return nil, "", fmt.Errorf("%w: %s is neither a live session nor in the transcript store; call list_sessions", session.ErrSessionNotFound, excerpt.Q(id))
 		}
 		return nil, "", serr
 	}
@@ -302,7 +303,7 @@ func parseSince(s string) (time.Time, error) {
 	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
 		return time.Now().Add(-d), nil
 	}
-	return time.Time{}, fmt.Errorf("%w: since must be an RFC 3339 time (2026-01-02T15:04:05Z) or a duration such as 90m or 24h, not %q", session.ErrBadArgs, s)
+	return time.Time{}, fmt.Errorf("%w: since must be an RFC 3339 time (2026-01-02T15:04:05Z) or a duration such as 90m or 24h, not %s", session.ErrBadArgs, excerpt.Q(s))
 }
 
 // ListMessagesInput are list_messages's arguments.
@@ -381,7 +382,7 @@ func (t *tools) listMessages(_ context.Context, _ *mcp.CallToolRequest, in ListM
 	for _, name := range in.Types {
 		k, ok := store.KindOf(name)
 		if !ok {
-			return ListMessagesResult{}, fmt.Errorf("%w: type %q: use input, output or event", session.ErrBadArgs, name)
+			return ListMessagesResult{}, fmt.Errorf("%w: type %s: use input, output or event", session.ErrBadArgs, excerpt.Q(name))
 		}
 		q.Kinds = append(q.Kinds, k)
 	}
@@ -402,7 +403,7 @@ func (t *tools) listMessages(_ context.Context, _ *mcp.CallToolRequest, in ListM
 
 func (t *tools) notRecorded(id string, err error) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("%w: %q is not in the transcript store (call list_sessions for ids)", session.ErrSessionNotFound, id)
+		return fmt.Errorf("%w: %s is not in the transcript store (call list_sessions for ids)", session.ErrSessionNotFound, excerpt.Q(id))
 	}
 	return err
 }

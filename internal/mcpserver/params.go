@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/re2"
 	"github.com/agentty/agentty/internal/session"
@@ -56,9 +57,9 @@ type ReadParams struct {
 }
 
 // maxEncodedOutput bounds the JSON-escaped output of one reply: it is sent
-// twice (text and structured content) and clients refuse messages over
-// 16 MiB.
-const maxEncodedOutput = 6 << 20
+// twice (text and structured content), and the whole reply must stay under
+// MaxReply.
+const maxEncodedOutput = 4 << 20
 
 // defaults of the wait parameters per tool.
 type waitDefaults struct{ timeout, settle time.Duration }
@@ -119,12 +120,12 @@ func (r ReadParams) options() (session.ReadOptions, error) {
 	switch r.Overflow {
 	case "", session.OverflowHeadTail, session.OverflowPage, session.OverflowTail:
 	default:
-		return o, fmt.Errorf("%w: overflow must be head_tail, tail or page, not %q", session.ErrBadArgs, r.Overflow)
+		return o, fmt.Errorf("%w: overflow must be head_tail, tail or page, not %s", session.ErrBadArgs, excerpt.Q(r.Overflow))
 	}
 	o.Raw = r.StripANSI != nil && !*r.StripANSI
 	s, ok := outlog.ParseStream(r.Stream)
 	if !ok {
-		return o, fmt.Errorf("%w: stream must be stdout, stderr or both, not %q", session.ErrBadArgs, r.Stream)
+		return o, fmt.Errorf("%w: stream must be stdout, stderr or both, not %s", session.ErrBadArgs, excerpt.Q(r.Stream))
 	}
 	o.Streams = s
 	return o, nil

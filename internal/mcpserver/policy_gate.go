@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/session"
@@ -173,7 +174,7 @@ func (t *tools) confirm(_ context.Context, req *mcp.CallToolRequest, tool, sessi
 			Reason: "a confirmation answer came without a matching question from this server (or it expired), so it did not run; call the tool again to be asked"})
 	}
 	return t.refused(req, tool, sessionID, command, cwd, policy.Decision{Verdict: policy.Refuse, Rule: d.Rule,
-		Reason: fmt.Sprintf("the human answered %q when asked to confirm (%s); do not retry it, ask the user what to do instead", action, why)})
+		Reason: fmt.Sprintf("the human answered %s when asked to confirm (%s); do not retry it, ask the user what to do instead", excerpt.Q(action), why)})
 }
 
 func (t *tools) confirmMAC(ts, tool, sessionID, command, cwd string) string {
@@ -295,7 +296,7 @@ func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *ses
 		for _, k := range in.Keys {
 			if !promptKeys[k] {
 				return t.refused(req, "send_input", s.ID, in.Text, fg.Cwd, policy.Decision{Verdict: policy.Refuse, Rule: policy.RuleUndecidable,
-					Reason: fmt.Sprintf("key %q at a shell prompt can recall, complete or edit the command line past the checker; type the whole command as text with enter=true", k)})
+					Reason: fmt.Sprintf("key %s at a shell prompt can recall, complete or edit the command line past the checker; type the whole command as text with enter=true", excerpt.Q(k))})
 			}
 		}
 		if strings.ContainsFunc(in.Text, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\r' || r == 0x7f }) {

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/session"
 )
@@ -94,7 +95,7 @@ func (t *tools) writeRemoteFile(ctx context.Context, req *mcp.CallToolRequest, i
 	res := WriteFileResult{Path: p, Bytes: len(data), Appended: in.Append}
 	created, size, ok := strings.Cut(strings.TrimSpace(string(out)), " ")
 	if !ok {
-		return WriteFileResult{}, fmt.Errorf("write %s on %s: unexpected answer %q", p, host, out)
+		return WriteFileResult{}, fmt.Errorf("write %s on %s: unexpected answer %s", p, host, excerpt.Q(string(out)))
 	}
 	res.Created = created == "1"
 	res.Size, _ = strconv.ParseInt(size, 10, 64)

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/re2"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
@@ -104,7 +105,7 @@ func (t *tools) retryCommand(ctx context.Context, req *mcp.CallToolRequest, in R
 		in.Backoff = "exponential"
 	case "fixed", "linear", "exponential":
 	default:
-		return RetryResult{}, fmt.Errorf("%w: backoff must be fixed, linear or exponential, not %q", session.ErrBadArgs, in.Backoff)
+		return RetryResult{}, fmt.Errorf("%w: backoff must be fixed, linear or exponential, not %s", session.ErrBadArgs, excerpt.Q(in.Backoff))
 	}
 	base := time.Second
 	if in.DelayMs != nil {
@@ -238,7 +239,7 @@ func (t *tools) diffCommands(ctx context.Context, req *mcp.CallToolRequest, in D
 		}
 		if r.ExitCode == nil {
 			er := execResult(sh.Session(), r)
-			return DiffResult{}, fmt.Errorf("command %c (%q) did not finish: state %s; %s", 'A'+i, c, er.State, er.Hint)
+			return DiffResult{}, fmt.Errorf("command %c (%s) did not finish: state %s; %s", 'A'+i, excerpt.Q(c), er.State, er.Hint)
 		}
 		res[i] = r
 	}

@@ -73,6 +73,7 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 		mgr.ExplainMissing(t.pastSessionErr)
 	}
 	t.register(srv)
+	srv.AddReceivingMiddleware(capReplies(logger))
 	return srv
 }
 
@@ -97,6 +98,9 @@ type texter interface{ Text() string }
 // add registers a typed tool whose handler is protected against panics and
 // whose text content is the compact rendering of its output.
 func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
+	if tool.InputSchema == nil {
+		tool.InputSchema = inputSchema[In]()
+	}
 	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		defer func() {
 			if r := recover(); r != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -215,7 +216,7 @@ func (t *tools) registerReader(_ context.Context, _ *mcp.CallToolRequest, in Reg
 		return ReaderResult{}, err
 	}
 	if in.From != "" && in.From != "start" && in.From != "end" {
-		return ReaderResult{}, fmt.Errorf("%w: from must be start or end, not %q", session.ErrBadArgs, in.From)
+		return ReaderResult{}, fmt.Errorf("%w: from must be start or end, not %s", session.ErrBadArgs, excerpt.Q(in.From))
 	}
 	id := s.RegisterReader(in.From != "end")
 	cur := int64(0)

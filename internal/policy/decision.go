@@ -3,6 +3,8 @@ package policy
 import (
 	"errors"
 	"fmt"
+
+	"github.com/agentty/agentty/internal/excerpt"
 )
 
 // Verdict is what a check decided.
@@ -64,7 +66,7 @@ func (d Decision) Err() error {
 func (d Decision) String() string {
 	s := string(d.Verdict)
 	if d.Subject != "" {
-		s += fmt.Sprintf(" %q", d.Subject)
+		s += " " + excerpt.Q(d.Subject)
 	}
 	if d.Reason != "" {
 		s += ": " + d.Reason

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/procenv"
 )
 
@@ -50,11 +51,11 @@ func resolveDir(dir string) (string, error) {
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return "", fmt.Errorf("%w: cwd %q: %v", ErrBadArgs, dir, err)
+		return "", fmt.Errorf("%w: cwd %s: %v", ErrBadArgs, excerpt.Q(dir), err)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("%w: cwd %q is not an existing directory", ErrBadArgs, dir)
+		return "", fmt.Errorf("%w: cwd %s is not an existing directory", ErrBadArgs, excerpt.Q(dir))
 	}
 	return abs, nil
 }
@@ -64,9 +65,9 @@ func lookPath(name, dir, path string) (string, error) {
 	p, err := procenv.LookPath(name, dir, path)
 	switch {
 	case errors.Is(err, procenv.ErrNotInPath):
-		return "", fmt.Errorf("%w: %q is not in PATH; run_command runs programs, not shell builtins (cd, export, ...): use exec_command in a shell for those", ErrNotFound, name)
+		return "", fmt.Errorf("%w: %s is not in PATH; run_command runs programs, not shell builtins (cd, export, ...): use exec_command in a shell for those", ErrNotFound, excerpt.Q(name))
 	case err != nil:
-		return "", fmt.Errorf("%w: %s is not an executable file (%v)", ErrNotFound, name, err)
+		return "", fmt.Errorf("%w: %s is not an executable file (%v)", ErrNotFound, excerpt.Q(name), err)
 	}
 	return p, nil
 }

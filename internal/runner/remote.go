@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/outlog"
 )
 
@@ -38,7 +39,7 @@ func (r *Runner) runRemote(ctx context.Context, o Options, fileRE *regexp.Regexp
 	maps.Copy(env, o.Env)
 	for k := range env {
 		if k == "" || strings.ContainsAny(k, "= \t\n") {
-			return Result{}, fmt.Errorf("%w: environment variable name %q is not valid", ErrBadArgs, k)
+			return Result{}, fmt.Errorf("%w: environment variable name %s is not valid", ErrBadArgs, excerpt.Q(k))
 		}
 	}
 	marker := r.Marker()

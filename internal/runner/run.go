@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/procenv"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/re2"
@@ -286,7 +288,7 @@ func checks(res *Result, o Options, cwd string, re *regexp.Regexp) ([]Check, boo
 		c := Check{Name: "success_file"}
 		f, err := os.Open(p)
 		if err != nil {
-			c.Detail = fmt.Sprintf("%s: %v", p, err)
+			c.Detail = fmt.Sprintf("%s: %v", excerpt.Q(p), pathErr(err))
 			add(c)
 			return out, ok
 		}
@@ -298,9 +300,9 @@ func checks(res *Result, o Options, cwd string, re *regexp.Regexp) ([]Check, boo
 		case re == nil:
 			c.OK, c.Detail = true, fmt.Sprintf("%s exists (%d bytes)", p, n)
 		case re.Match(buf[:n]):
-			c.OK, c.Detail = true, fmt.Sprintf("%s matches %q: %q", p, o.SuccessFilePattern, clip(string(re.Find(buf[:n])), 200))
+			c.OK, c.Detail = true, fmt.Sprintf("%s matches %s: %q", p, excerpt.Q(o.SuccessFilePattern), clip(string(re.Find(buf[:n])), 200))
 		default:
-			c.Detail = fmt.Sprintf("%s (%d bytes) does not match %q", p, n, o.SuccessFilePattern)
+			c.Detail = fmt.Sprintf("%s (%d bytes) does not match %s", p, n, excerpt.Q(o.SuccessFilePattern))
 		}
 		add(c)
 	}
@@ -312,4 +314,14 @@ func clip(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+// pathErr drops the path from a file error: the detail quotes it already,
+// bounded.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

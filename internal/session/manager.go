@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/proctree"
 )
@@ -332,10 +333,10 @@ func (m *Manager) get(id string) (*Session, error) {
 	case 1:
 		return found, nil
 	case 0:
-		return nil, fmt.Errorf("%w: %q; call list_sessions to see the ids (exited sessions are removed after %v or by delete_session)", ErrSessionNotFound, id, m.cfg.ExitedTTL)
+		return nil, fmt.Errorf("%w: %s; call list_sessions to see the ids (exited sessions are removed after %v or by delete_session)", ErrSessionNotFound, excerpt.Q(id), m.cfg.ExitedTTL)
 	}
 	slices.Sort(named)
-	return nil, fmt.Errorf("%w: name %q is shared by sessions %s; use the session id", ErrBadArgs, id, strings.Join(named, ", "))
+	return nil, fmt.Errorf("%w: name %s is shared by sessions %s; use the session id", ErrBadArgs, excerpt.Q(id), strings.Join(named, ", "))
 }
 
 // List returns every session, oldest first.

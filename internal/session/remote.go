@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/proctree"
 )
 
@@ -28,7 +29,7 @@ func remoteSpec(o *StartOptions, marker, id string) (backend.RemoteSpec, error) 
 	}
 	for k := range o.Env {
 		if k == "" || strings.ContainsAny(k, "= \t\n") {
-			return spec, fmt.Errorf("%w: environment variable name %q is not valid", ErrBadArgs, k)
+			return spec, fmt.Errorf("%w: environment variable name %s is not valid", ErrBadArgs, excerpt.Q(k))
 		}
 	}
 	spec = backend.RemoteSpec{Host: o.Host, SessionID: id, Marker: strings.TrimPrefix(marker, markerPrefix), Dir: o.Cwd,

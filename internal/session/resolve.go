@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/procenv"
 )
 
@@ -71,7 +72,7 @@ func checkOptions(o *StartOptions) error {
 		o.Mode = ModePTY
 	case ModePTY, ModePipe:
 	default:
-		return fmt.Errorf("%w: mode must be \"pty\" or \"pipe\", not %q", ErrBadArgs, o.Mode)
+		return fmt.Errorf("%w: mode must be \"pty\" or \"pipe\", not %s", ErrBadArgs, excerpt.Q(string(o.Mode)))
 	}
 	if o.Rows == 0 {
 		o.Rows = DefaultRows
@@ -145,10 +146,10 @@ func resolveCwd(cwd string) (string, error) {
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", fmt.Errorf("%w: %q does not exist; pass an existing directory", ErrBadCwd, cwd)
+		return "", fmt.Errorf("%w: %s does not exist; pass an existing directory", ErrBadCwd, excerpt.Q(cwd))
 	}
 	if !fi.IsDir() {
-		return "", fmt.Errorf("%w: %q is not a directory", ErrBadCwd, cwd)
+		return "", fmt.Errorf("%w: %s is not a directory", ErrBadCwd, excerpt.Q(cwd))
 	}
 	return abs, nil
 }
@@ -159,9 +160,9 @@ func lookPath(name, dir, path string) (string, error) {
 	p, err := procenv.LookPath(name, dir, path)
 	switch {
 	case errors.Is(err, procenv.ErrNotInPath):
-		return "", fmt.Errorf("%w: %q is not in PATH; check the spelling or pass a full path", ErrCommandNotFound, name)
+		return "", fmt.Errorf("%w: %s is not in PATH; check the spelling or pass a full path", ErrCommandNotFound, excerpt.Q(name))
 	case err != nil:
-		return "", fmt.Errorf("%w: %s: %v", ErrCommandNotFound, name, err)
+		return "", fmt.Errorf("%w: %s: %v", ErrCommandNotFound, excerpt.Q(name), err)
 	}
 	return p, nil
 }

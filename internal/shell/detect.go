@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentty/agentty/internal/excerpt"
 )
 
 // Kind is a shell family with its own integration script.
@@ -55,11 +57,11 @@ func Detect(want string) (Kind, string, error) {
 	}
 	k, ok := kindOf(want)
 	if !ok {
-		return "", "", fmt.Errorf("%w: %q; use bash, zsh or sh (or a path to one of them)", ErrUnsupportedShell, want)
+		return "", "", fmt.Errorf("%w: %s; use bash, zsh or sh (or a path to one of them)", ErrUnsupportedShell, excerpt.Q(want))
 	}
 	p, err := exec.LookPath(want)
 	if err != nil {
-		return "", "", fmt.Errorf("%w: %s is not installed (not in PATH): %v", ErrUnsupportedShell, want, err)
+		return "", "", fmt.Errorf("%w: %s is not installed (not in PATH): %v", ErrUnsupportedShell, excerpt.Q(want), err)
 	}
 	if !strings.Contains(want, "/") {
 		if abs, err := filepath.Abs(p); err == nil {
@@ -81,7 +83,7 @@ func detectRemote(ctx context.Context, f remoteFiles, want string) (Kind, string
 	if want != "" {
 		k, ok := kindOf(want)
 		if !ok {
-			return "", "", fmt.Errorf("%w: %q; use bash, zsh or sh (or a path to one of them)", ErrUnsupportedShell, want)
+			return "", "", fmt.Errorf("%w: %s; use bash, zsh or sh (or a path to one of them)", ErrUnsupportedShell, excerpt.Q(want))
 		}
 		return k, want, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -45,7 +46,7 @@ func (g *Registry) Get(id string) (*Shell, error) {
 	sh, ok := g.shells[s.ID]
 	g.mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("%w: session %s runs %q, not a shell opened with open_shell; open one with open_shell (or use run_command for a one-shot program)", ErrNotShell, s.ID, s.Command)
+		return nil, fmt.Errorf("%w: session %s runs %s, not a shell opened with open_shell; open one with open_shell (or use run_command for a one-shot program)", ErrNotShell, s.ID, excerpt.Q(s.Command))
 	}
 	return sh, nil
 }

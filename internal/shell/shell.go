@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -100,7 +101,7 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 	kind, path, err := Kind(""), "", error(nil)
 	if o.Host != "" {
 		if o.Remote == nil {
-			return nil, "", fmt.Errorf("%w: host %q needs the SSH backend", ErrNoRemote, o.Host)
+			return nil, "", fmt.Errorf("%w: host %s needs the SSH backend", ErrNoRemote, excerpt.Q(o.Host))
 		}
 		rf := remoteFiles{r: o.Remote, host: o.Host, accept: o.AcceptNewHostKey}
 		fs = rf

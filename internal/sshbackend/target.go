@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/kevinburke/ssh_config"
+
+	"github.com/agentty/agentty/internal/excerpt"
 )
 
 // target is one host to connect to, after ~/.ssh/config was applied.
@@ -51,13 +53,13 @@ func loadConfig(file string) configSource {
 func parseTarget(arg string, cfg configSource) (target, error) {
 	t := target{Arg: arg}
 	if arg == "" || strings.ContainsAny(arg, " \t\r\n/") || strings.HasPrefix(arg, "-") {
-		return t, fmt.Errorf("%w: %q; give user@host, user@host:port or an alias from ~/.ssh/config", ErrBadHost, arg)
+		return t, fmt.Errorf("%w: %s; give user@host, user@host:port or an alias from ~/.ssh/config", ErrBadHost, excerpt.Q(arg))
 	}
 	rest := arg
 	if at := strings.LastIndex(rest, "@"); at >= 0 {
 		t.User, rest = rest[:at], rest[at+1:]
 		if t.User == "" {
-			return t, fmt.Errorf("%w: %q has an empty user name", ErrBadHost, arg)
+			return t, fmt.Errorf("%w: %s has an empty user name", ErrBadHost, excerpt.Q(arg))
 		}
 	}
 	host, port := rest, ""
@@ -67,7 +69,7 @@ func parseTarget(arg string, cfg configSource) (target, error) {
 		host = rest[1 : len(rest)-1]
 	}
 	if host == "" {
-		return t, fmt.Errorf("%w: %q has no host name", ErrBadHost, arg)
+		return t, fmt.Errorf("%w: %s has no host name", ErrBadHost, excerpt.Q(arg))
 	}
 	alias := host
 	t.HostName = host
@@ -90,7 +92,7 @@ func parseTarget(arg string, cfg configSource) (target, error) {
 	}
 	n, err := strconv.Atoi(port)
 	if err != nil || n < 1 || n > 65535 {
-		return t, fmt.Errorf("%w: port %q of %q is not a number 1-65535", ErrBadHost, port, arg)
+		return t, fmt.Errorf("%w: port %s of %s is not a number 1-65535", ErrBadHost, excerpt.Q(port), excerpt.Q(arg))
 	}
 	t.Port = n
 	for _, f := range cfg.GetAll(alias, "IdentityFile") {

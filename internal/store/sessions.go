@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -104,7 +105,7 @@ func (s *Store) Session(id string) (Session, error) {
 	s.Sync(syncWait)
 	r, err := scanSession(s.db.QueryRow(`SELECT `+sessionCols+` FROM sessions WHERE id=?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, fmt.Errorf("%w: session %q", ErrNotFound, id)
+		return r, fmt.Errorf("%w: session %s", ErrNotFound, excerpt.Q(id))
 	}
 	return r, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -309,7 +310,7 @@ func (s *Store) commit(batch []*op) (map[*Log]struct{}, error) {
 	for _, o := range deletes {
 		n, err := s.deleteSession(o.sid)
 		if err == nil && n == 0 {
-			err = fmt.Errorf("%w: session %q", ErrNotFound, o.sid)
+			err = fmt.Errorf("%w: session %s", ErrNotFound, excerpt.Q(o.sid))
 		}
 		o.done <- err
 	}

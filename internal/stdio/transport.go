@@ -1,0 +1,322 @@
+// Package stdio is the MCP transport for "agentty serve" on stdin/stdout:
+// newline-delimited JSON-RPC, one message per line, that survives bad input.
+//
+// The SDK's StdioTransport decodes a stream and ends the connection at the
+// first line it cannot decode (invalid JSON, nesting deeper than 1000, a NUL
+// byte), and with it the server and every session. Here each line is framed
+// and decoded on its own: a malformed line is answered with a JSON-RPC error
+// (id null, -32700 parse error or -32600 invalid request) and logged, and
+// the next line is read as if nothing happened.
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/excerpt"
+)
+
+// Transport is an mcp.Transport over a line-oriented reader and writer.
+type Transport struct {
+	In  io.ReadCloser // nil: os.Stdin
+	Out io.Writer     // nil: os.Stdout
+	// MaxLine bounds one incoming line (0: mcp.DefaultMaxLineLength); a
+	// longer line is skipped to its end and answered with an error.
+	MaxLine int
+	// MaxReply bounds one outgoing message (0: no bound); a larger response
+	// is replaced by an error response saying so.
+	MaxReply int
+	Logger   *slog.Logger // nil: discard
+}
+
+var _ mcp.Transport = (*Transport)(nil)
+
+// maxErrorText bounds the message of an error response: the SDK quotes
+// method and tool names it does not know verbatim.
+const maxErrorText = 1024
+
+// Connect starts reading lines; it is called once by the MCP server.
+func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
+	c := &conn{in: t.In, out: t.Out, maxLine: t.MaxLine, maxReply: t.MaxReply, log: t.Logger,
+		incoming: make(chan msgOrErr), closed: make(chan struct{})}
+	if c.in == nil {
+		c.in = os.Stdin
+	}
+	if c.out == nil {
+		c.out = os.Stdout
+	}
+	if c.maxLine <= 0 {
+		c.maxLine = mcp.DefaultMaxLineLength
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	go c.readLoop()
+	return c, nil
+}
+
+type msgOrErr struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// conn is one connection. Its read loop is owned by the conn: it ends at the
+// end of input or, once Close is called, at its next delivery.
+type conn struct {
+	in       io.ReadCloser
+	out      io.Writer
+	maxLine  int
+	maxReply int
+	log      *slog.Logger
+
+	incoming chan msgOrErr // read loop -> Read
+	closed   chan struct{} // closed by Close
+
+	writeMu sync.Mutex // serialises writes so lines never interleave
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+func (c *conn) SessionID() string { return "" }
+
+// Read returns the next well-formed message.
+func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case v := <-c.incoming:
+		return v.msg, v.err
+	case <-c.closed:
+		return nil, io.EOF
+	}
+}
+
+// Write sends msg as one line. A response larger than MaxReply becomes an
+// error response; an overlong error message is clipped.
+func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("marshaling message: %w", err)
+	}
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Error != nil && len(data) > maxErrorText {
+		data = clipError(r.ID, data)
+	}
+	if r, ok := msg.(*jsonrpc.Response); ok && c.maxReply > 0 && len(data) > c.maxReply {
+		c.log.Warn("reply over the cap replaced by an error", "bytes", len(data), "cap", c.maxReply)
+		data, err = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: r.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("the reply was %d bytes, over the %d-byte cap, and was not sent; ask for less (e.g. lower max_bytes or narrow the query)", len(data), c.maxReply)}})
+		if err != nil {
+			return err
+		}
+	}
+	return c.writeLine(data)
+}
+
+// clipError shortens the message of the encoded error response data. The
+// code is read back from data: the SDK derives it from the error's chain
+// when it encodes.
+func clipError(id jsonrpc.ID, data []byte) []byte {
+	var w struct {
+		Error *jsonrpc.Error `json:"error"`
+	}
+	if json.Unmarshal(data, &w) != nil || w.Error == nil || len(w.Error.Message) <= maxErrorText {
+		return data
+	}
+	w.Error.Message = excerpt.Clip(w.Error.Message, maxErrorText)
+	if clipped, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: w.Error}); err == nil {
+		return clipped
+	}
+	return data
+}
+
+func (c *conn) writeLine(data []byte) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	_, err := c.out.Write(append(data, '\n'))
+	return err
+}
+
+// Close stops the connection; a Read waiting for input returns io.EOF.
+func (c *conn) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		c.closeErr = c.in.Close()
+	})
+	return c.closeErr
+}
+
+// readLoop frames lines and hands well-formed messages to Read. It returns
+// at the end of input (delivering the error) or once the conn is closed.
+func (c *conn) readLoop() {
+	r := bufio.NewReaderSize(c.in, 64<<10)
+	var line []byte
+	for {
+		n, err := readLine(r, &line, c.maxLine)
+		if n > 0 || len(line) > 0 {
+			if msg := c.decode(line, n); msg != nil && !c.deliver(msgOrErr{msg: msg}) {
+				return
+			}
+		}
+		if err != nil {
+			c.deliver(msgOrErr{err: err})
+			return
+		}
+	}
+}
+
+func (c *conn) deliver(v msgOrErr) bool {
+	select {
+	case c.incoming <- v:
+		return true
+	case <-c.closed:
+		return false
+	}
+}
+
+// readLine reads one line into *line without its terminator. n is the
+// line's full length; when n > max, *line is empty and the rest of the line
+// was skipped without being kept. err is the reader's error (io.EOF at the
+// end of input, possibly after a last unterminated line).
+func readLine(r *bufio.Reader, line *[]byte, max int) (n int, err error) {
+	*line = (*line)[:0]
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n += len(chunk)
+		if n <= max+1 { // +1: the terminator
+			*line = append(*line, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+			n--
+			if len(*line) > 0 {
+				*line = (*line)[:len(*line)-1]
+			}
+		}
+		if n > max {
+			*line = (*line)[:0]
+		}
+		return n, err
+	}
+}
+
+// decode turns one line into a message, or answers it with an error and
+// returns nil. n is the line's length (larger than len(line) if it was too
+// long to keep).
+func (c *conn) decode(line []byte, n int) jsonrpc.Message {
+	if n > c.maxLine {
+		c.reject(nil, jsonrpc.CodeParseError, fmt.Sprintf("Parse error: message of %d bytes is over the %d-byte limit; it was skipped", n, c.maxLine), n)
+		return nil
+	}
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return nil // blank lines separate nothing
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err == nil {
+		return msg
+	}
+	switch {
+	case !json.Valid(line) && !tooDeep(line):
+		c.reject(nil, jsonrpc.CodeParseError, fmt.Sprintf("Parse error: the line is not valid JSON (%d bytes, starting %s)", len(line), excerpt.Q(string(line))), n)
+	case tooDeep(line):
+		c.reject(nil, jsonrpc.CodeParseError, fmt.Sprintf("Parse error: JSON nested deeper than %d levels (%d bytes)", maxDepth, len(line)), n)
+	case line[0] == '[':
+		c.reject(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: batches are not supported; send one message per line", n)
+	default:
+		c.reject(requestID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+excerpt.Clip(err.Error(), 200), n)
+	}
+	return nil
+}
+
+// reject answers a line that is not a message. Writing the answer may fail
+// if the client has gone; the read loop then meets the end of input.
+func (c *conn) reject(id json.RawMessage, code int64, text string, n int) {
+	c.log.Warn("malformed message answered with an error", "bytes", n, "code", code, "err", text)
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	data, err := json.Marshal(errorResponse{Version: "2.0", ID: id, Error: wireError{Code: code, Message: text}})
+	if err == nil {
+		err = c.writeLine(data)
+	}
+	if err != nil && !errors.Is(err, os.ErrClosed) {
+		c.log.Warn("cannot answer a malformed message", "err", err)
+	}
+}
+
+// errorResponse is a JSON-RPC error response whose id may be null, which
+// jsonrpc.EncodeMessage cannot write (it omits an unset id).
+type errorResponse struct {
+	Version string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   wireError       `json:"error"`
+}
+
+type wireError struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
+}
+
+// requestID returns the id of a JSON object that is not a valid message, if
+// it has a usable one (a string or number), so the client can match the
+// error to its call.
+func requestID(line []byte) json.RawMessage {
+	var v struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(line, &v) != nil || len(v.ID) == 0 || len(v.ID) > 256 {
+		return nil
+	}
+	var s string
+	var f float64
+	if json.Unmarshal(v.ID, &s) == nil || json.Unmarshal(v.ID, &f) == nil {
+		return v.ID
+	}
+	return nil
+}
+
+// maxDepth is the nesting the SDK's decoder accepts.
+const maxDepth = 1000
+
+// tooDeep reports whether line nests objects and arrays deeper than
+// maxDepth (strings skipped).
+func tooDeep(line []byte) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range line {
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case inString && b == '"':
+			inString = false
+		case inString:
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			if depth++; depth > maxDepth {
+				return true
+			}
+		case b == '}' || b == ']':
+			depth--
+		}
+	}
+	return false
+}

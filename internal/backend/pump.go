@@ -32,12 +32,10 @@ type pump struct {
 	rc     syscall.RawConn
 	stream outlog.Stream
 	sink   Sink
-	// slack is how many bytes a descriptor may hold beyond what FIONREAD
-	// counts (see collect): 0 for a pipe, whose count is exact.
-	slack int64
-	mu    sync.Mutex    // held across one read+append
-	total int64         // bytes passed to sink; guarded by mu
-	done  chan struct{} // closed when run returns
+	slack  int64         // bytes held beyond FIONREAD's count (see collect); 0 for a pipe
+	mu     sync.Mutex    // held across one read+append
+	total  int64         // bytes passed to sink; guarded by mu
+	done   chan struct{} // closed when run returns
 }
 
 func newPump(f *os.File, s outlog.Stream, sink Sink, slack int64) (*pump, error) {

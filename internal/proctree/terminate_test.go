@@ -53,8 +53,8 @@ func TestTerminate(t *testing.T) {
 			// As an interactive shell at its prompt: the hang-up its
 			// terminal would send ends it without waiting for the grace.
 			name:    "root ignoring SIGTERM is hung up",
-			script:  `sleep 1000 & trap "" TERM; wait`,
-			comms:   []string{"sh", "sleep"},
+			script:  `trap "" TERM; exec sleep 1000`, // the ignore survives exec
+			comms:   []string{"sleep"},
 			grace:   30 * time.Second,
 			wantSig: syscall.SIGHUP,
 		},

@@ -68,8 +68,9 @@ type Process interface {
 	Quiet() bool
 	// Drained is closed once every output stream reached end of file.
 	Drained() <-chan struct{}
-	// Wait blocks until the root process exits, reaps it and says how it
-	// ended. Call it once.
+	// Wait blocks until the root process exits and every byte it wrote is
+	// in the sink, reaps it and says how it ended. Output of descendants
+	// that outlive it may still follow (see Drained). Call it once.
 	Wait() (Exit, error)
 	// Close stops the pumps and releases every descriptor. Safe to call twice.
 	Close() error

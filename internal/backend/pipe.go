@@ -77,7 +77,7 @@ func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
 	p.pid = p.cmd.Process.Pid
 	streams := []outlog.Stream{outlog.Stdout, outlog.Stderr}
 	for i, f := range readers {
-		pu, err := newPump(f, streams[i], sink)
+		pu, err := newPump(f, streams[i], sink, 0)
 		if err != nil {
 			closeAll(append(readers, inW)...)
 			_ = p.cmd.Process.Kill()
@@ -153,7 +153,13 @@ func (p *pipeProcess) Quiet() bool {
 
 func (p *pipeProcess) Drained() <-chan struct{} { return p.done }
 
-func (p *pipeProcess) Wait() (Exit, error) { return waitExit(p.cmd.Process) }
+func (p *pipeProcess) Wait() (Exit, error) {
+	ex, err := waitExit(p.cmd.Process)
+	for _, pu := range p.pumps {
+		pu.collect()
+	}
+	return ex, err
+}
 
 func (p *pipeProcess) Close() error {
 	p.closeOnce.Do(func() {

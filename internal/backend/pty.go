@@ -78,7 +78,7 @@ func StartPTY(spec Spec, start func(func()), sink Sink) (Process, error) {
 		return nil, err
 	}
 	p.pid = p.cmd.Process.Pid
-	if p.pump, err = newPump(master, outlog.Stdout, sink); err != nil {
+	if p.pump, err = newPump(master, outlog.Stdout, sink, ttySlack); err != nil {
 		p.killAndClose()
 		return nil, err
 	}
@@ -159,7 +159,11 @@ func (p *ptyProcess) Inspect() (inputwait.Probe, error) {
 func (p *ptyProcess) Quiet() bool              { return p.pump.quiet() }
 func (p *ptyProcess) Drained() <-chan struct{} { return p.pump.done }
 
-func (p *ptyProcess) Wait() (Exit, error) { return waitExit(p.cmd.Process) }
+func (p *ptyProcess) Wait() (Exit, error) {
+	ex, err := waitExit(p.cmd.Process)
+	p.pump.collect()
+	return ex, err
+}
 
 func (p *ptyProcess) killAndClose() {
 	_ = p.cmd.Process.Kill()

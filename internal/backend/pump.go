@@ -13,6 +13,11 @@ import (
 // pumpBufSize is the read size; idle pumps hold no buffer (see run).
 const pumpBufSize = 64 << 10
 
+// ttySlack bounds what a terminal holds beyond FIONREAD's count (the line
+// discipline's buffer): the bytes still in its flip buffers, which the
+// kernel caps at a few tens of KiB.
+const ttySlack = 1 << 20
+
 var bufPool = sync.Pool{New: func() any { b := make([]byte, pumpBufSize); return &b }}
 
 // pump drains one output descriptor into a sink as fast as the program
@@ -27,16 +32,18 @@ type pump struct {
 	rc     syscall.RawConn
 	stream outlog.Stream
 	sink   Sink
+	slack  int64         // bytes held beyond FIONREAD's count (see collect); 0 for a pipe
 	mu     sync.Mutex    // held across one read+append
+	total  int64         // bytes passed to sink; guarded by mu
 	done   chan struct{} // closed when run returns
 }
 
-func newPump(f *os.File, s outlog.Stream, sink Sink) (*pump, error) {
+func newPump(f *os.File, s outlog.Stream, sink Sink, slack int64) (*pump, error) {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return nil, err
 	}
-	return &pump{f: f, rc: rc, stream: s, sink: sink, done: make(chan struct{})}, nil
+	return &pump{f: f, rc: rc, stream: s, sink: sink, slack: slack, done: make(chan struct{})}, nil
 }
 
 // run is owned by the Process that created the pump; it returns at end of
@@ -58,6 +65,7 @@ func (p *pump) run() {
 			}
 			if n > 0 {
 				p.sink(p.stream, (*bp)[:n])
+				p.total += int64(n)
 			}
 			return true
 		})
@@ -88,7 +96,40 @@ func (p *pump) quiet() bool {
 		n, _ = unix.Read(int(fd), *bp)
 		if n > 0 {
 			p.sink(p.stream, (*bp)[:n])
+			p.total += int64(n)
 		}
 	})
 	return err != nil || n <= 0
+}
+
+// collect returns once everything the descriptor held when it was called
+// is in the sink. Called after the program was reaped, that is every byte
+// it wrote: a write to a pipe or terminal is in the kernel's buffer when
+// write returns. It reads alongside run rather than waiting for end of
+// file, which descendants still holding the descriptor may put off for
+// ever; and it stops after the bytes held at the call (FIONREAD, plus slack
+// for what a terminal keeps outside that count) even when descendants keep
+// writing, so it cannot be held up either.
+func (p *pump) collect() {
+	p.mu.Lock()
+	held := int64(ttySlack) // when the kernel cannot say
+	cerr := p.rc.Control(func(fd uintptr) {
+		// TIOCINQ is FIONREAD: queued bytes, of a pipe or a terminal.
+		if n, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ); err == nil {
+			held = int64(n)
+		}
+	})
+	goal := p.total + held + p.slack
+	p.mu.Unlock()
+	if cerr != nil {
+		return // closed: nothing more can be read
+	}
+	for !p.quiet() {
+		p.mu.Lock()
+		reached := p.total >= goal
+		p.mu.Unlock()
+		if reached {
+			return
+		}
+	}
 }

@@ -27,7 +27,7 @@ func (t *tools) register(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.listSessions)
 	add(srv, t.log, &mcp.Tool{Name: "get_session_info", Description: "Details of one session: command, mode, pid, state, exit code or signal, timestamps, uptime, bytes and lines produced, terminal size, tui (a full-screen program is showing: use read_screen), readers.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.getSessionInfo)
-	add(srv, t.log, &mcp.Tool{Name: "terminate_process", Description: "Stop a session's whole process tree (including children that started their own process groups): SIGTERM, then SIGKILL after grace_ms (default 5000), or SIGKILL at once with force. Returns the real exit status. Idempotent.",
+	add(srv, t.log, &mcp.Tool{Name: "terminate_process", Description: "Stop a session's whole process tree (including children that started their own process groups): SIGTERM (a shell at its prompt, which ignores it, is hung up with SIGHUP), then SIGKILL after grace_ms (default 5000), or SIGKILL at once with force. Returns the real exit status. Idempotent.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true}}, t.terminateProcess)
 	add(srv, t.log, &mcp.Tool{Name: "resize_pty", Description: "Change a PTY session's terminal size (rows, cols 1-1000); the program gets SIGWINCH.",
 		Annotations: &mcp.ToolAnnotations{IdempotentHint: true}}, t.resizePTY)

@@ -95,6 +95,26 @@ func (k *killer) signal(procs []Proc, groups []int, sig unix.Signal) {
 	}
 }
 
+// hangUp sends root, if it is among procs and ignores SIGTERM, what the
+// kernel sends a session leader when its terminal hangs up: SIGHUP, then
+// SIGCONT. An interactive shell ignores SIGTERM, so at its prompt SIGTERM
+// alone would leave it running until SIGKILL; the hang-up ends it the way
+// closing its terminal window would, and the status it ends with is its
+// own (killed by SIGHUP, or the code its SIGHUP handling exits with).
+func (k *killer) hangUp(procs []Proc, root int) {
+	for _, p := range procs {
+		if p.PID != root {
+			continue
+		}
+		if ignores(root, unix.SIGTERM) {
+			key := procKey{p.PID, p.StartTime}
+			k.signalProc(key, unix.SIGHUP)
+			k.signalProc(key, unix.SIGCONT)
+		}
+		return
+	}
+}
+
 func (k *killer) signalProc(key procKey, sig unix.Signal) {
 	if k.prot.pids[key.pid] || key.pid <= 1 {
 		return

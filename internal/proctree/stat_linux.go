@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"golang.org/x/sys/unix"
 )
 
 var errBadStat = errors.New("proctree: malformed /proc stat")
@@ -90,4 +92,22 @@ func listPIDs() ([]int, error) {
 		}
 	}
 	return pids, nil
+}
+
+// ignores reports whether pid has sig's disposition set to ignore
+// (SigIgn in /proc/PID/status, a hex mask with bit sig-1 per signal).
+func ignores(pid int, sig unix.Signal) bool {
+	b, err := os.ReadFile(procPath(pid, "status"))
+	if err != nil {
+		return false
+	}
+	for line := range bytes.Lines(b) {
+		v, ok := bytes.CutPrefix(line, []byte("SigIgn:"))
+		if !ok {
+			continue
+		}
+		mask, err := strconv.ParseUint(string(bytes.TrimSpace(v)), 16, 64)
+		return err == nil && mask&(1<<(uint(sig)-1)) != 0
+	}
+	return false
 }

@@ -20,12 +20,14 @@ const killWait = 5 * time.Second
 const retryPause = 10 * time.Millisecond
 
 // Terminate ends the tree under root (see Descendants for what belongs to
-// it). It sends SIGTERM to every process group found — root's and each
-// descendant's, never agentty's own or its ancestors' — and to every
-// descendant, waits up to grace for them to exit, then re-scans (new children
-// may have appeared) and SIGKILLs whatever is left, repeating until nothing
-// is left or killWait passes. grace 0 means SIGKILL at once; cancelling ctx
-// cuts the grace wait short (then SIGKILL).
+// it). It sends SIGTERM, then SIGCONT for stopped ones, to every process
+// group found — root's and each descendant's, never agentty's own or its
+// ancestors' — and to every descendant; a root that ignores SIGTERM, as an
+// interactive shell does, gets the hang-up its terminal would send on
+// closing (SIGHUP, SIGCONT). It waits up to grace for them to exit, then
+// re-scans (new children may have appeared) and SIGKILLs whatever is left,
+// repeating until nothing is left or killWait passes. grace 0 means SIGKILL
+// at once; cancelling ctx cuts the grace wait short (then SIGKILL).
 //
 // It returns the number of distinct processes signalled, and ErrSurvivors if
 // some outlived the SIGKILL wait. Calling it on a dead tree is a no-op.
@@ -60,6 +62,10 @@ func Terminate(ctx context.Context, root int, marker string, grace time.Duration
 		}
 		if len(procs) > 0 {
 			k.signal(procs, groups, unix.SIGTERM)
+			// A stopped process (Ctrl+Z) holds SIGTERM pending until it
+			// runs: continue it, as a shell's kill does.
+			k.signal(procs, groups, unix.SIGCONT)
+			k.hangUp(procs, root)
 			k.wait(ctx, grace)
 		}
 	}

@@ -27,8 +27,8 @@ func TestTerminate(t *testing.T) {
 			wantSig: syscall.SIGTERM,
 		},
 		{
-			name:    "ignored SIGTERM gets SIGKILL after grace",
-			script:  `trap "" TERM; sleep 1000`,
+			name:    "ignored SIGTERM and SIGHUP get SIGKILL after grace",
+			script:  `trap "" TERM HUP; sleep 1000`,
 			comms:   []string{"sh", "sleep"},
 			grace:   200 * time.Millisecond,
 			wantSig: syscall.SIGKILL,
@@ -42,12 +42,21 @@ func TestTerminate(t *testing.T) {
 		},
 		{
 			name:     "cancelled context cuts grace short",
-			script:   `trap "" TERM; sleep 1000`,
+			script:   `trap "" TERM HUP; sleep 1000`,
 			comms:    []string{"sh", "sleep"},
 			grace:    time.Hour,
 			ctxLimit: 200 * time.Millisecond,
 			wantSig:  syscall.SIGKILL,
 			minTime:  200 * time.Millisecond,
+		},
+		{
+			// As an interactive shell at its prompt: the hang-up its
+			// terminal would send ends it without waiting for the grace.
+			name:    "root ignoring SIGTERM is hung up",
+			script:  `trap "" TERM; exec sleep 1000`, // the ignore survives exec
+			comms:   []string{"sleep"},
+			grace:   30 * time.Second,
+			wantSig: syscall.SIGHUP,
 		},
 		{
 			name:    "reparented double-forked daemon",
@@ -113,5 +122,51 @@ func TestTerminateZombieRoot(t *testing.T) {
 	}
 	if st := c.wait(); st.ExitCode() != 3 {
 		t.Fatalf("root state %s, want exit 3", st)
+	}
+}
+
+// A stopped process (Ctrl+Z in a shell) holds SIGTERM pending until it
+// runs again; Terminate continues it, as a shell's kill does, instead of
+// waiting for the grace period's SIGKILL.
+func TestTerminate_StoppedProcess(t *testing.T) {
+	tests := []struct {
+		name      string
+		script    string
+		comms     []string
+		stopsRoot bool // the root stops, else its child
+	}{
+		{"stopped root", `kill -STOP $$; sleep 1000`, []string{"sh"}, true},
+		// In a session of its own: a stopped group that loses its parent
+		// in the same session is continued by the kernel anyway.
+		{"stopped child", `setsid sh -c 'kill -STOP $$; exec sleep 1000' & wait`, []string{"sh", "sh"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := startMarked(t, tt.script)
+			procs := waitTree(t, c.pid(), c.entry, tt.comms...)
+			for _, p := range procs {
+				if (p.PID == c.pid()) == tt.stopsRoot {
+					waitFor(t, "the process to stop", func() bool {
+						st, err := readStat(p.PID)
+						return err == nil && st.State == 'T'
+					})
+				}
+			}
+			start := time.Now()
+			if _, err := Terminate(context.Background(), c.pid(), c.entry, 30*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("took %v: waited for the grace period instead of continuing the stopped process", took)
+			}
+			for _, p := range procs {
+				if alive(p) {
+					t.Errorf("%+v still alive", p)
+				}
+			}
+			if sig := termSignal(c.wait()); sig != syscall.SIGTERM {
+				t.Errorf("root ended by %v (%s), want SIGTERM", sig, c.state)
+			}
+		})
 	}
 }

@@ -21,9 +21,10 @@ import (
 	"github.com/agentty/agentty/internal/proctree"
 )
 
-// drainGrace bounds how long exit waits for the last output after the root
-// process is gone; descendants that keep the terminal open can hold it
-// forever, and their output keeps flowing into the log regardless.
+// drainGrace bounds how long exit waits for end of file after Wait, which
+// returns only once everything the root process wrote is in the log:
+// descendants that keep the terminal open can hold it forever, and their
+// output keeps flowing into the log regardless.
 const drainGrace = 250 * time.Millisecond
 
 // ExitStatus is how a process ended.

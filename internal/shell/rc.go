@@ -39,10 +39,6 @@ __agentty_marks() {
 	__agentty_enc
 	printf '\033]133;D;%s;aid=%s.%s\007\033]7;file://%s%s\007\033]133;A;aid=%s\007' "$1" "$__agentty_nonce" "$__agentty_id" "${HOSTNAME:-}" "$__agentty_p" "$__agentty_nonce"
 }
-# Interactive shells ignore SIGTERM; agentty's terminate_process should end
-# them at once, with the status a killed job would have.
-trap 'exit 143' TERM
-trap 'exit 129' HUP
 PS2='> '
 `
 

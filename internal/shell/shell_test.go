@@ -26,8 +26,8 @@ func needShell(t *testing.T, kind string) {
 
 // Nothing is left on disk: the rc files go once the shell has started and
 // each command file once the shell has started that command, also when the
-// shell dies. bash and zsh trap SIGTERM into a prompt exit, so terminating
-// them does not wait for the SIGKILL grace.
+// shell dies. Terminating a shell at its prompt hangs it up (it ignores
+// SIGTERM), so it does not wait for the SIGKILL grace.
 func TestShell_NoFilesLeftAndPromptTermination(t *testing.T) {
 	gone := func(t *testing.T, p string) {
 		t.Helper()
@@ -65,9 +65,7 @@ func TestShell_NoFilesLeftAndPromptTermination(t *testing.T) {
 				gone(t, sh.run.file)
 			}
 			if kind == "sh" {
-				// dash runs traps only after the command (or the read at
-				// its prompt) returns, so SIGTERM waits for the grace
-				// period's SIGKILL.
+				// dash is killed outright, the command still running.
 				if _, err := sh.Session().Terminate(ctx, 0); err != nil {
 					t.Fatal(err)
 				}
@@ -84,11 +82,15 @@ func TestShell_NoFilesLeftAndPromptTermination(t *testing.T) {
 				t.Fatalf("await after ctrl+c: %+v %v", r, err)
 			}
 			st, err := sh.Session().Terminate(ctx, 30*time.Second)
-			// The TERM trap exits (bash reports the last job's 130 here,
-			// zsh 143); without it the shell would outlive the grace and
-			// die of SIGKILL.
-			if err != nil || st.Signal != "" || (st.Code != 143 && st.Code != 130) {
-				t.Fatalf("terminate: %+v %v (want an exit from the TERM trap, not a SIGKILL)", st, err)
+			// The hang-up ends it: bash dies of SIGHUP, zsh's handler
+			// exits with the signal's number. SIGTERM alone would leave
+			// it to the grace period's SIGKILL.
+			want := session.ExitStatus{Code: -1, Signal: "SIGHUP"}
+			if kind == "zsh" {
+				want = session.ExitStatus{Code: 1}
+			}
+			if err != nil || st != want {
+				t.Fatalf("terminate: %+v %v, want %+v (the hang-up, not a SIGKILL)", st, err, want)
 			}
 			if _, err := sh.Exec(ctx, "true", ExecOptions{}); !errors.Is(err, ErrShellExited) {
 				t.Fatalf("exec after exit: %v", err)

@@ -6,7 +6,10 @@
 #                      a password prompt reads as awaiting_input
 #   S SIG PGID         signal a process group -> ok | err ...
 #   K SIG SID MARKER   signal every process of session SID or carrying
-#                      AGENTTY_SESSION=MARKER -> ok COUNT
+#                      AGENTTY_SESSION=MARKER -> ok COUNT; unless SIG is
+#                      KILL, then SIGCONT (stopped ones), and SIGHUP and
+#                      SIGCONT to SID if it ignores SIGTERM (as an
+#                      interactive shell does: its terminal's hang-up)
 #   C SID MARKER       count those processes -> ok COUNT
 # It only reads /proc and sends signals; it never polls on its own.
 exec 2>/dev/null
@@ -163,6 +166,14 @@ probe() {
 	echo "$STATE $FP $READER"
 }
 
+# ignterm PID: does PID ignore SIGTERM (bit 14 of SigIgn)?
+ignterm() {
+	while read -r k v; do
+		[ "$k" = SigIgn: ] && [ $((0x$v >> 14 & 1)) = 1 ] && return 0
+	done <"/proc/$1/status"
+	return 1
+}
+
 # tree SID MARKER: PIDS = live processes of session SID or with the marker.
 tree() {
 	SID=$1 MK=$2 PIDS=
@@ -190,7 +201,13 @@ while read -r CMD A B C; do
 	S) if kill -s "$A" -- "-$B"; then echo ok; else echo "err no process group $B"; fi ;;
 	K)
 		tree "$B" "$C"
-		[ -n "$PIDS" ] && kill -s "$A" $PIDS
+		if [ -n "$PIDS" ]; then
+			kill -s "$A" $PIDS
+			if [ "$A" != KILL ]; then
+				kill -s CONT $PIDS
+				ignterm "$B" && kill -s HUP "$B" && kill -s CONT "$B"
+			fi
+		fi
 		set -- $PIDS
 		echo "ok $#"
 		;;

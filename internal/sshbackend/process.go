@@ -284,9 +284,16 @@ func (p *process) Quiet() bool {
 func (p *process) Drained() <-chan struct{} { return p.drained }
 
 // Wait returns the exit status the server reports, or Lost when the
-// connection ended first.
+// connection ended first, once the pumps have appended everything the
+// channel carried.
 func (p *process) Wait() (backend.Exit, error) {
 	err := p.sess.Wait()
+	// sess.Wait returns when the channel closed (the server sends the
+	// status before closing) or the connection ended. Either way both
+	// streams are at end of file behind the data already received, which
+	// may be megabytes the pumps have yet to append: the status waits for
+	// them, and cannot wait long, since nothing more can arrive.
+	<-p.drained
 	var ee *ssh.ExitError
 	switch {
 	case err == nil:

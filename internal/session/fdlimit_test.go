@@ -26,7 +26,7 @@ func TestStartError_TooManyOpenFiles(t *testing.T) {
 
 func TestStartError_TooManyOpenFilesChild(t *testing.T) {
 	if os.Getenv(fdChildEnv) == "" {
-		t.Skip("runs only as the child of TestStartError_TooManyOpenFiles")
+		return // runs only as the child of TestStartError_TooManyOpenFiles (not a skip: nothing is left out)
 	}
 	const limit = 64
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &syscall.Rlimit{Cur: limit, Max: limit}); err != nil {

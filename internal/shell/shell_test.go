@@ -75,6 +75,10 @@ func TestShell_NoFilesLeftAndPromptTermination(t *testing.T) {
 				gone(t, sh.run.file)
 				return
 			}
+			// Ctrl+C reaches the terminal's foreground group: until the
+			// shell has handed the terminal to sleep (under load that can
+			// be after the 100 ms above), it would reach the shell instead.
+			waitForeground(t, sh.Session(), "sleep")
 			if _, err := sh.Session().Send(session.Input{Keys: []string{"ctrl+c"}}, time.Now().Add(5*time.Second)); err != nil {
 				t.Fatal(err)
 			}
@@ -155,5 +159,23 @@ func TestShell_OnOutputHook(t *testing.T) {
 	}
 	if len(seen) == 0 || !strings.HasPrefix(seen[0], "ready?") {
 		t.Fatalf("hook saw %q", seen)
+	}
+}
+
+// waitForeground waits until comm leads the terminal's foreground process
+// group of s; the kernel has no event for that, so it looks every
+// millisecond until a deadline.
+func waitForeground(t *testing.T, s *session.Session, comm string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f, err := s.Foreground()
+		if err == nil && f.Comm == comm {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never became the foreground process: %+v %v", comm, f, err)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -99,3 +99,19 @@ func (s *Screen) deleteCells(n int) bool {
 	s.setRow(pos.Y, cells)
 	return true
 }
+
+// eraseAbove is ED 1: the rows above the cursor and its row up to and
+// including the cursor's column become blanks.
+func (s *Screen) eraseAbove() {
+	pos := s.emu.CursorPosition()
+	w := s.emu.Width()
+	for y := 0; y <= pos.Y; y++ {
+		end := w
+		if y == pos.Y {
+			end = min(pos.X+1, w)
+		}
+		for x := range end {
+			s.emu.SetCell(x, y, &uv.EmptyCell)
+		}
+	}
+}

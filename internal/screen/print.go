@@ -61,10 +61,16 @@ type printer struct {
 	modes map[ansi.Mode]bool
 
 	scan         scanState // the parser's state after the bytes fed so far
-	carry        []byte    // the start of a code point split across writes
+	carry        []byte    // held back for the next write: a split code point or CSI
 	lastX, lastY int       // the cell printed last, valid when lastOK
 	lastOK       bool      // nothing but printing happened since that cell
 	lastRune     rune      // the last character, if placed here (for REP); 0 if not
+	seqStart     int       // where in this write the open ESC or CSI sequence started; -1 if earlier
+
+	// Character sets for SO and SI (see charsets.go).
+	g0, g1      byte // designated final byte (0 means B, ASCII)
+	shifted     bool // SO is in effect: G1 is shown
+	designating bool // feeding our own designation
 }
 
 // write feeds the Screen's emulator and keeps pendingEsc. Called under mu.
@@ -80,6 +86,7 @@ func (s *printer) write(p []byte) {
 		s.carry = nil
 	}
 	fed := 0 // p[:fed] went to the emulator
+	s.seqStart = -1
 	feed := func(end int) {
 		if end > fed {
 			_, _ = s.emu.Write(p[fed:end])
@@ -136,7 +143,27 @@ func (s *printer) write(p []byte) {
 		}
 		s.lastOK = false
 		prev := s.scan
+		if prev == scanCSI && c < 0x20 && c != 0x1b && c != 0x18 && c != 0x1a && s.seqStart >= fed {
+			// A control inside a control sequence is executed where it
+			// stands. The parser does that but then loses the sequence's
+			// prefix and intermediates, so the control goes first.
+			feed(s.seqStart)
+			_, _ = s.emu.Write(p[i : i+1])
+			_, _ = s.emu.Write(p[s.seqStart:i])
+			i++
+			fed = i
+			continue
+		}
+		if prev == scanGround && (c == 0x0e || c == 0x0f) {
+			feed(i + 1)
+			s.shift(c == 0x0e)
+			i++
+			continue
+		}
 		s.scan = nextScan(prev, c)
+		if c == 0x1b || c == 0x9b {
+			s.seqStart = i
+		}
 		i++
 		if s.scan == scanGround && (prev == scanCSI && (c == 'h' || c == 'l') || prev == scanEsc && c == 'c') {
 			// A mode may have changed (IRM, autowrap, a reset): the
@@ -144,8 +171,20 @@ func (s *printer) write(p []byte) {
 			feed(i)
 		}
 	}
+	if (s.scan == scanCSI || s.scan == scanEsc) && len(s.carry) == 0 && s.seqStart >= fed && len(p)-s.seqStart <= maxHeldCSI {
+		// Hold an unfinished sequence back until its end comes, so a
+		// control inside a CSI can still go first (above).
+		feed(s.seqStart)
+		s.carry = append([]byte(nil), p[s.seqStart:]...)
+		s.scan = scanGround
+		return
+	}
 	feed(len(p))
 }
+
+// maxHeldCSI bounds the start of a control sequence held back for the
+// next write; a longer one is fed as it comes.
+const maxHeldCSI = 64
 
 // nextScan is the parser's transition on a byte that is not part of a
 // printed character.

@@ -93,13 +93,19 @@ func (s *Screen) hookSequences() {
 	})
 	// ED 3 clears the scrollback only; the emulator blanks the screen too.
 	// Fast-forward's replay relies on the emulator's version (see replay).
+	// ED 1 erases up to the cursor; the emulator erases its whole row.
 	e.RegisterCsiHandler('J', func(params ansi.Params) bool {
-		if n, _, _ := params.Param(0, 0); n != 3 || s.replaying {
-			return false
+		switch n, _, _ := params.Param(0, 0); {
+		case n == 3 && !s.replaying:
+			e.ClearScrollback()
+			return true
+		case n == 1:
+			s.eraseAbove()
+			return true
 		}
-		e.ClearScrollback()
-		return true
+		return false
 	})
+	s.hookCharsets()
 	// ICH and DCH inside wide-character text (see cells.go).
 	e.RegisterCsiHandler('@', func(params ansi.Params) bool {
 		n, _, _ := params.Param(0, 1)

@@ -211,10 +211,23 @@ func check(t *testing.T, known map[string]string, name string, ours, theirs view
 func TestScreen_MatchesTmux(t *testing.T) {
 	needTmux(t)
 	known := loadKnown(t)
-	seen := map[string]bool{}
+	scripts := loadScripts(t)
+	corpus := map[string]bool{}
+	for _, sc := range scripts {
+		corpus[sc.name] = true
+	}
+	for _, pr := range tmuxPrograms {
+		for _, n := range pr.caseNames() {
+			corpus[n] = true
+		}
+	}
+	for name := range known {
+		if !corpus[name] {
+			t.Errorf("known.txt lists %q, which is not in the corpus", name)
+		}
+	}
 	t.Run("scripts", func(t *testing.T) {
-		for _, sc := range loadScripts(t) {
-			seen[sc.name] = true
+		for _, sc := range scripts {
 			t.Run(sc.name, func(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
@@ -235,16 +248,10 @@ func TestScreen_MatchesTmux(t *testing.T) {
 	})
 	t.Run("programs", func(t *testing.T) {
 		for _, pr := range tmuxPrograms {
-			seen[pr.name] = true
 			t.Run(pr.name, func(t *testing.T) {
 				t.Parallel()
 				runProgram(t, known, pr)
 			})
 		}
 	})
-	for name := range known {
-		if !seen[name] {
-			t.Errorf("known.txt lists %q, which is not in the corpus", name)
-		}
-	}
 }

@@ -32,6 +32,9 @@ type tmuxProgram struct {
 	files      map[string]string // created in the working directory
 	argv       []string
 	steps      []progStep
+	// needs, if set, must succeed or the case is skipped (man pages are
+	// left out of minimal images).
+	needs []string
 }
 
 func numbered(n int, extra func(i int) string) string {
@@ -51,7 +54,6 @@ var tmuxPrograms = []tmuxProgram{
 			{keys: "Go新しい行 cafe\u0301 \u2764\ufe0f ok\x1b", until: "\u2764\ufe0f ok"},
 			{keys: ":set nu\r", until: "  5 "},
 			{keys: "ggx", until: "  1 lain"},
-			{keys: "", rows: 30, cols: 100, until: "  1 lain"},
 			{keys: ":q!\r", exit: true},
 		}},
 	{name: "less pages and search", rows: 43, cols: 132,
@@ -69,6 +71,15 @@ var tmuxPrograms = []tmuxProgram{
 			{keys: "G", until: "(END)"},
 			{keys: "q", exit: true},
 		}},
+	{name: "less resized", rows: 24, cols: 80,
+		files: map[string]string{"long.txt": numbered(100, func(i int) string { return strings.Repeat(" 字x", i%50) })},
+		argv:  []string{"less", "-S", "long.txt"},
+		steps: []progStep{
+			{until: "line 1 "},
+			{rows: 43, cols: 132, until: "line 42"},
+			{rows: 20, cols: 60, until: "line 19"},
+			{keys: "q", exit: true},
+		}},
 	{name: "dialog menu", rows: 24, cols: 80,
 		argv: []string{"dialog", "--menu", "Pick one", "15", "50", "4", "a", "Alpha", "b", "Beta 日本", "c", "Gamma"},
 		steps: []progStep{
@@ -84,10 +95,11 @@ var tmuxPrograms = []tmuxProgram{
 			{keys: "\r", exit: true},
 		}},
 	{name: "man page", rows: 24, cols: 80,
-		argv: []string{"man", "ls"},
+		argv:  []string{"man", "ls"},
+		needs: []string{"man", "-w", "ls"},
 		steps: []progStep{
 			{until: "NAME"},
-			{keys: " ", until: "-a"},
+			{keys: " ", until: "--escape"},
 			{keys: "q", exit: true},
 		}},
 }
@@ -103,6 +115,11 @@ func shellQuote(args []string) string {
 func runProgram(t *testing.T, known map[string]string, pr tmuxProgram) {
 	if _, err := exec.LookPath(pr.argv[0]); err != nil {
 		t.Skipf("%s not installed (.ci/run installs it)", pr.argv[0])
+	}
+	if pr.needs != nil {
+		if err := exec.Command(pr.needs[0], pr.needs[1:]...).Run(); err != nil {
+			t.Skipf("%q failed: %v", pr.needs, err)
+		}
 	}
 	dir := t.TempDir()
 	for name, content := range pr.files {
@@ -133,8 +150,11 @@ func runProgram(t *testing.T, known map[string]string, pr tmuxProgram) {
 			}
 		}
 	}()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		<-exited
@@ -163,7 +183,7 @@ func runProgram(t *testing.T, known map[string]string, pr tmuxProgram) {
 			if _, err := ptmx.Write([]byte(st.keys)); err != nil {
 				t.Fatal(err)
 			}
-			pane.run("send-keys", "-H", hexKeys(st.keys))
+			pane.run(append([]string{"send-keys", "-H"}, hexKeys(st.keys)...)...)
 		}
 		if st.exit {
 			select {
@@ -178,15 +198,20 @@ func runProgram(t *testing.T, known map[string]string, pr tmuxProgram) {
 		}
 		ours, theirs := settle(t, s, pane, st.until)
 		check(t, known, name, ours, theirs)
+		if !shows(ours, st.until) || !shows(theirs, st.until) {
+			t.Fatalf("%s: %q did not appear\n--- agentty ---\n%s\n--- tmux ---\n%s", name, st.until, ours, theirs)
+		}
 	}
 }
 
-func hexKeys(keys string) string {
+// hexKeys spells keys byte by byte for tmux send-keys -H, so tmux types
+// exactly the bytes agentty's side gets.
+func hexKeys(keys string) []string {
 	parts := make([]string, len(keys))
 	for i := range len(keys) {
 		parts[i] = hex.EncodeToString([]byte{keys[i]})
 	}
-	return strings.Join(parts, " ")
+	return parts
 }
 
 // settle waits until both screens show until and agree, or a deadline
@@ -197,10 +222,26 @@ func settle(t *testing.T, s *Screen, pane *tmuxPane, until string) (ours, theirs
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		ours, theirs = viewOf(s.Snapshot(0)), pane.view()
-		shows := strings.Contains(strings.Join(ours.Lines, "\n"), until) && strings.Contains(strings.Join(theirs.Lines, "\n"), until)
-		if shows && ours.equal(theirs) || time.Now().After(deadline) {
+		if shows(ours, until) && shows(theirs, until) && ours.equal(theirs) || time.Now().After(deadline) {
 			return ours, theirs
 		}
 		<-time.After(20 * time.Millisecond)
 	}
+}
+
+func shows(v view, text string) bool {
+	return strings.Contains(strings.Join(v.Lines, "\n"), text)
+}
+
+// caseNames are the names check is called with for a program.
+func (pr tmuxProgram) caseNames() []string {
+	var names []string
+	for i, st := range pr.steps {
+		if st.exit {
+			names = append(names, pr.name+" after exit")
+		} else {
+			names = append(names, fmt.Sprintf("%s step %d", pr.name, i+1))
+		}
+	}
+	return names
 }

@@ -34,7 +34,11 @@ import (
 //     arrives in the next;
 //   - in insert mode (IRM) each character is preceded by an ICH of its
 //     width.
-// ASCII text keeps the emulator's fast path.
+// ASCII text keeps the emulator's fast path. Two more fixes ride on the
+// scan: SO and SI (charsets.go), and a C0 control inside a CSI, which is
+// fed before the sequence (executed in place, the parser would lose the
+// sequence's prefix); for that, an unfinished ESC or CSI sequence at the
+// end of a write is held back for the next.
 
 // widths measures code points as wcwidth does in a non-CJK locale (not
 // the process's locale: the width must not depend on where agentty runs).

@@ -197,6 +197,7 @@ func (s *Screen) Resize(rows, cols int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.emu.Resize(cols, rows)
+	s.pr.lastOK = false // cells moved: a mark that follows joins nothing
 	s.writes++
 	return nil
 }

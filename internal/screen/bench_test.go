@@ -30,6 +30,7 @@ func BenchmarkWrite(b *testing.B) {
 		{"short_lines", bytes.Repeat([]byte("y\r\n"), 1<<20/3)},
 		{"sgr_words", sgr.Bytes()},
 		{"cursor_redraw", redraw.Bytes()},
+		{"utf8_lines", bytes.Repeat([]byte("日本語のテキスト, naïve café — ascii words too ✓\r\n"), 1<<20/62)},
 	}
 	for _, tc := range cases {
 		for _, chunk := range []int{4 << 10, 1 << 20} {

@@ -71,14 +71,6 @@ func (s *Screen) canSkip() bool {
 	return !s.noFastForward && !s.pendingEsc && !s.margins && !s.lrMargins && len(s.oddModes) == 0 && !s.emu.IsAltScreen()
 }
 
-// write feeds the emulator and keeps pendingEsc.
-func (s *Screen) write(p []byte) {
-	_, _ = s.emu.Write(p)
-	if i := bytes.LastIndexByte(p, 0x1b); i >= 0 {
-		s.pendingEsc = !escComplete(p[i:])
-	}
-}
-
 // split finds, in p (which starts at column 0 in the ground state), where
 // the history lines and the tail start; ok is false when p is too short or
 // not plain up to the tail.
@@ -119,11 +111,14 @@ func (s *Screen) replay(history []byte) {
 	if s.scratch == nil || s.scratch.Width() != cols {
 		s.scratch = vt.NewEmulator(cols, 1)
 		s.scratch.SetScrollbackSize(s.scrollback)
+		s.scratchPr = printer{emu: s.scratch}
 	}
 	sc := s.scratch
 	_, _ = sc.Write([]byte("\x1b[0m\x1b[3J\x1b[H")) // reset pen, clear screen and scrollback, home
-	_, _ = sc.Write(history)
+	s.scratchPr.write(history)
+	s.replaying = true // the emulator's ED 3 blanks the screen too, as wanted here
 	_, _ = s.emu.Write([]byte("\x1b[3J\x1b[H"))
+	s.replaying = false
 	sb := s.emu.Scrollback()
 	for _, line := range sc.Scrollback().Lines() {
 		sb.Push(line)

@@ -75,6 +75,11 @@ type Screen struct {
 
 	appCursor bool // guarded by mu; DECCKM: cursor keys send SS3 sequences
 
+	pr        printer // guarded by mu; the print path in front of emu (print.go)
+	scratchPr printer // guarded by mu; the same for scratch
+	replaying bool    // guarded by mu; fast-forward's replay: ED 3 keeps the emulator's meaning
+	switching bool    // guarded by mu; a screen-switch hook is feeding its own sequences
+
 	noFastForward bool         // tests: render every byte, the reference for fast-forward
 	scratch       *vt.Emulator // guarded by mu; draws scrollback for fast-forward, made on first use
 
@@ -103,7 +108,9 @@ func New(o Options) (*Screen, error) {
 		EnableMode:       func(m ansi.Mode) { s.setMode(m, true) },
 		DisableMode:      func(m ansi.Mode) { s.setMode(m, false) },
 	})
+	s.pr = printer{emu: s.emu, modes: s.oddModes}
 	s.track()
+	s.hookSequences()
 	reply := o.Reply
 	if reply == nil {
 		reply = func([]byte) {}
@@ -190,6 +197,7 @@ func (s *Screen) Resize(rows, cols int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.emu.Resize(cols, rows)
+	s.pr.lastOK = false // cells moved: a mark that follows joins nothing
 	s.writes++
 	return nil
 }

@@ -2,8 +2,6 @@ package sshbackend_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -20,18 +18,8 @@ import (
 // the pool and checks that every goroutine it started is gone.
 func TestPool_ClosesEverything(t *testing.T) {
 	srv := sshtest.Start(t, "agentty-sshb")
-	dir := t.TempDir()
-	known := filepath.Join(dir, "known_hosts")
-	if err := os.WriteFile(known, []byte(srv.KnownHostsLine(srv.Addr)+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(dir, "config")
-	if err := os.WriteFile(cfg, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
 	before := runtime.NumGoroutine()
-	pool := sshbackend.NewPool(&sshbackend.Options{ConfigFile: cfg, KnownHosts: known, AgentSocket: "none",
-		Auth: map[string]sshbackend.HostAuth{"*": {Password: sshbackend.Secret{Value: srv.Password}}}})
+	pool := sshbackend.NewPool(testOptions(t, srv))
 	var mu sync.Mutex
 	var out strings.Builder
 	sink := func(_ outlog.Stream, p []byte) {

@@ -2,8 +2,6 @@ package sshbackend_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
@@ -20,17 +18,7 @@ import (
 // the session reports "exited" on Wait.
 func TestProcess_WaitAfterAllOutput(t *testing.T) {
 	srv := sshtest.Start(t, "agentty-sshb")
-	dir := t.TempDir()
-	known := filepath.Join(dir, "known_hosts")
-	if err := os.WriteFile(known, []byte(srv.KnownHostsLine(srv.Addr)+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(dir, "config")
-	if err := os.WriteFile(cfg, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	pool := sshbackend.NewPool(&sshbackend.Options{ConfigFile: cfg, KnownHosts: known, AgentSocket: "none",
-		Auth: map[string]sshbackend.HostAuth{"*": {Password: sshbackend.Secret{Value: srv.Password}}}})
+	pool := sshbackend.NewPool(testOptions(t, srv))
 	defer pool.Close()
 	const n = 500000
 	for _, pty := range []bool{false, true} {

@@ -35,18 +35,22 @@ inlist() {
 # session's), once per process.
 inputs() {
 	[ "$INS" = "$1" ] && return
-	INS=$1
+	INS=$1 HASIN=
 	for f in "$1"/fd/*; do
 		if [ "$f" -ef "$IN" ]; then
 			if [ "$PTY" = 1 ]; then O="$O i ${f##*/} tty"; else O="$O i ${f##*/} pipe"; fi
+			HASIN=1
 		elif [ "$PTY" = 1 ] && [ "$2" = "$TTYNR" ] && [ "$f" -ef /dev/tty ]; then
 			O="$O i ${f##*/} /dev/tty"
+			HASIN=1
 		fi
 	done
 }
 
 # mem DIR ADDR N: a record with the N bytes at ADDR (fewer when unreadable).
+# Without the input open, no wait can be on it: nothing is read (2 forks).
 mem() {
+	[ -n "$HASIN" ] || return
 	case $2 in 0x0 | 0) return ;; esac
 	[ ${#2} -le 16 ] || return # not a user-space pointer; $((...)) could overflow
 	M=$(dd if="$1/mem" bs=4096 iflag=skip_bytes,count_bytes skip=$(($2)) count="$3" | od -An -vtx1)

@@ -22,7 +22,7 @@ type localHelper struct {
 	out *bufio.Scanner
 }
 
-func startLocalHelper(t *testing.T) *localHelper {
+func startLocalHelper(t testing.TB) *localHelper {
 	t.Helper()
 	cmd := exec.Command("/bin/sh", "-c", helperScript)
 	in, _ := cmd.StdinPipe()
@@ -41,7 +41,7 @@ func startLocalHelper(t *testing.T) *localHelper {
 	return h
 }
 
-func (h *localHelper) next(t *testing.T) string {
+func (h *localHelper) next(t testing.TB) string {
 	t.Helper()
 	if !h.out.Scan() {
 		t.Fatalf("helper ended: %v", h.out.Err())
@@ -49,7 +49,7 @@ func (h *localHelper) next(t *testing.T) string {
 	return h.out.Text()
 }
 
-func (h *localHelper) ask(t *testing.T, req string) string {
+func (h *localHelper) ask(t testing.TB, req string) string {
 	t.Helper()
 	if _, err := io.WriteString(h.in, req+"\n"); err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func (h *localHelper) ask(t *testing.T, req string) string {
 // probeUntil asks until the judged state is want (a freshly started
 // program needs a moment to block), failing after 10 s; detail, if given,
 // must be in the state's detail.
-func (h *localHelper) probeUntil(t *testing.T, pid int, want string, detail ...string) inputwait.Probe {
+func (h *localHelper) probeUntil(t testing.TB, pid int, want string, detail ...string) inputwait.Probe {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -97,7 +97,7 @@ func startWithPipe(t *testing.T, argv ...string) *exec.Cmd {
 	return cmd
 }
 
-func startInPTY(t *testing.T, argv ...string) *exec.Cmd {
+func startInPTY(t testing.TB, argv ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	f, err := pty.Start(cmd)

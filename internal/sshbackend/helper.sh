@@ -53,7 +53,9 @@ mem() {
 	[ -n "$HASIN" ] || return
 	case $2 in 0x0 | 0) return ;; esac
 	[ ${#2} -le 16 ] || return # not a user-space pointer; $((...)) could overflow
-	M=$(dd if="$1/mem" bs=4096 iflag=skip_bytes,count_bytes skip=$(($2)) count="$3" | od -An -vtx1)
+	# bs=1: skip and count in bytes with any dd (busybox has no skip_bytes);
+	# dd seeks to the offset, and interactive programs pass a few bytes.
+	M=$(dd if="$1/mem" bs=1 skip=$(($2)) count="$3" | od -An -vtx1)
 	set -- "$2" "$3" $M
 	O="$O m $*"
 }
@@ -94,7 +96,7 @@ members() {
 }
 
 probe() {
-	R=$1
+	R=$1 FAST=$2
 	if ! read -r L <"/proc/$R/stat"; then
 		echo "r 0 0 0 root process $R has exited"
 		return
@@ -186,11 +188,11 @@ probe() {
 			else
 				continue
 			fi
-			WAITS=1
+			[ -n "$HASIN" ] && WAITS=1
 		done
 	done
 	LF=-
-	if [ "$PTY" = 1 ] && [ -n "$WAITS" ] && [ -z "$BUSY" ] && [ "$2" != fast ]; then
+	if [ "$PTY" = 1 ] && [ -n "$WAITS" ] && [ -z "$BUSY" ] && [ "$FAST" != fast ]; then
 		# stty -g prints iflag:oflag:cflag:lflag:... in hex.
 		G=$(stty -g <"$IN")
 		LF=${G#*:}

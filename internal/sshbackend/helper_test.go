@@ -156,6 +156,14 @@ func TestHelperScript_Probe(t *testing.T) {
 			h.probeUntil(t, cmd.Process.Pid, tc.state, tc.want)
 		})
 	}
+	t.Run("F leaves out the terminal modes", func(t *testing.T) {
+		cmd := startInPTY(t, "bash", "--norc", "-c", "read -s x")
+		h.probeUntil(t, cmd.Process.Pid, "awaiting_password")
+		pr, err := parseProbe(h.ask(t, "F "+strconv.Itoa(cmd.Process.Pid)))
+		if err != nil || pr.State != inputwait.AwaitingInput || strings.Contains(pr.Detail, "echo off") {
+			t.Fatalf("F: %+v %v", pr, err)
+		}
+	})
 	t.Run("exited root", func(t *testing.T) {
 		pr, err := parseProbe(h.ask(t, "P 999999999"))
 		if err != nil || pr.State != inputwait.Running || pr.Detail != "remote root process 999999999 has exited (remote /proc probe)" {

@@ -49,15 +49,26 @@ inputs() {
 
 # mem DIR ADDR N: a record with the N bytes at ADDR (fewer when unreadable).
 # Without the input open, no wait can be on it: nothing is read (2 forks).
+# A thread that has not run since the last probe (CK: its run counters and
+# syscall line) is still in the same call, whose arguments the kernel
+# copied on entry: the bytes read then still tell what it waits for.
 mem() {
 	[ -n "$HASIN" ] || return
 	case $2 in 0x0 | 0) return ;; esac
 	[ ${#2} -le 16 ] || return # not a user-space pointer; $((...)) could overflow
+	KEEP="$KEEP ${TID}_$2"
+	eval "MK=\${MK_${TID}_$2-} MC=\${MC_${TID}_$2-}"
+	if [ -n "$CK" ] && [ "$MK" = "$CK" ]; then
+		O="$O $MC"
+		return
+	fi
 	# bs=1: skip and count in bytes with any dd (busybox has no skip_bytes);
 	# dd seeks to the offset, and interactive programs pass a few bytes.
 	M=$(dd if="$1/mem" bs=1 skip=$(($2)) count="$3" | od -An -vtx1)
 	set -- "$2" "$3" $M
-	O="$O m $*"
+	MC="m $*"
+	O="$O $MC"
+	eval "MK_${TID}_$1=\$CK MC_${TID}_$1=\$MC"
 }
 
 # epoll DIR EPFD: records for what epoll instance EPFD watches.
@@ -113,7 +124,7 @@ probe() {
 		return
 	fi
 	members "$R"
-	SUM=0 N=0 BUSY= WAITS= INS= O=
+	SUM=0 N=0 BUSY= WAITS= INS= O= KEEP=
 	for P in $MEMBERS; do
 		D=/proc/$P
 		read -r L <"$D/stat" || continue
@@ -128,8 +139,10 @@ probe() {
 		for T in "$D"/task/[0-9]*; do
 			# Times the thread ran: schedstat, or context switches where the
 			# kernel keeps no schedstat.
+			CK=
 			if read -r a b c <"$T/schedstat"; then
 				SUM=$((SUM + c))
+				CK="$a $c"
 			else
 				while read -r k v; do
 					case $k in *ctxt_switches:) SUM=$((SUM + v)) ;; esac
@@ -157,6 +170,7 @@ probe() {
 			esac
 			NR=$1
 			O="$O s $TID $NR $2 $3 $4 $5 $6 $7"
+			[ -n "$CK" ] && CK="$CK $L"
 			if inlist "$NR" "$RD"; then
 				if [ "$D/fd/$(($2))" -ef "$IN" ] || { [ "$PTY" = 1 ] && [ "$D/fd/$(($2))" -ef /dev/tty ]; }; then
 					inputs "$D" "$PT"
@@ -191,6 +205,10 @@ probe() {
 			[ -n "$HASIN" ] && WAITS=1
 		done
 	done
+	for k in $CACHED; do
+		case " $KEEP " in *" $k "*) ;; *) unset "MK_$k" "MC_$k" ;; esac
+	done
+	CACHED=$KEEP
 	LF=-
 	if [ "$PTY" = 1 ] && [ -n "$WAITS" ] && [ -z "$BUSY" ] && [ "$FAST" != fast ]; then
 		# stty -g prints iflag:oflag:cflag:lflag:... in hex.

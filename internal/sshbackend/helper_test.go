@@ -156,6 +156,18 @@ func TestHelperScript_Probe(t *testing.T) {
 			h.probeUntil(t, cmd.Process.Pid, tc.state, tc.want)
 		})
 	}
+	t.Run("memory read for a wait is reused while the thread sleeps", func(t *testing.T) {
+		cmd := startInPTY(t, "python3", "-q")
+		h.probeUntil(t, cmd.Process.Pid, "awaiting_input", "(python3) in pselect6 on fd 0 (tty)")
+		req := "P " + strconv.Itoa(cmd.Process.Pid)
+		first := h.ask(t, req)
+		if !strings.Contains(first, " m 0x") {
+			t.Fatalf("no memory record: %q", first)
+		}
+		if again := h.ask(t, req); again != first {
+			t.Fatalf("a sleeping program's answer changed:\n%q\n%q", first, again)
+		}
+	})
 	t.Run("F leaves out the terminal modes", func(t *testing.T) {
 		cmd := startInPTY(t, "bash", "--norc", "-c", "read -s x")
 		h.probeUntil(t, cmd.Process.Pid, "awaiting_password")

@@ -8,7 +8,9 @@ import (
 
 // BenchmarkHelperScript_Probe is the remote helper's share of one probe
 // (the helper runs locally, so no network): a python3 REPL on a PTY,
-// blocked in pselect6 on its terminal.
+// blocked in pselect6 on its terminal. After the first probe its fd set
+// comes from the helper's cache (the REPL does not run between probes); a
+// probe of a fresh wait costs one dd and od more.
 func BenchmarkHelperScript_Probe(b *testing.B) {
 	h := startLocalHelper(b)
 	cmd := startInPTY(b, "python3", "-q")

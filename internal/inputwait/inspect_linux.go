@@ -37,6 +37,7 @@ type inspector struct {
 	fds     []fdEntry
 	table   []pidPair
 	stat    unix.Stat_t
+	view    localView // the process being classified, as a procView
 
 	haveTable bool
 }
@@ -104,50 +105,18 @@ func (in *inspector) inspect(t Target) (Probe, error) {
 	// Decoding syscalls is pointless when nothing can be the input.
 	decode := in.ptyMode || in.haveInput
 	var (
-		sum                     uint64
-		live                    int
-		busy, reading, idleNote threadResult
-		busyM, readM, idleM     *member
+		sum uint64
+		g   group
 	)
 	for mi := range in.members {
 		m := &in.members[mi]
 		// After a busy member the answer is Running; the rest only feed
 		// the fingerprint.
-		pv, note := in.judgeMember(m, decode && busyM == nil, &sum)
-		switch pv {
-		case pvGone:
-			continue
-		case pvBusy:
-			busy, busyM = note, m
-		case pvReading:
-			if readM == nil {
-				reading, readM = note, m
-			}
-		case pvPassive:
-			if idleM == nil {
-				idleNote, idleM = note, m
-			}
-		}
-		live++
+		pv, note := in.judgeMember(m, decode && g.busyM == nil, &sum)
+		g.add(m, pv, note)
 	}
-	probe := Probe{State: Running, Fingerprint: fingerprint(sum, in.pgid, len(in.members))}
-
-	switch {
-	case !decode:
-		probe.Detail = "stdin is closed"
-	case busyM != nil:
-		probe.Detail = describe(busyM, &busy)
-	case in.pgid <= 0:
-		probe.Detail = "the terminal has no foreground process group"
-	case live == 0:
-		probe.Detail = "no live process in process group " + strconv.Itoa(in.pgid)
-	case readM == nil:
-		probe.Detail = "nothing in process group " + strconv.Itoa(in.pgid) + " reads the input"
-		if idleM != nil {
-			probe.Detail += "; " + describe(idleM, &idleNote)
-		}
-	default:
-		probe.State, probe.Detail = AwaitingInput, describe(readM, &reading)
+	probe := g.probe(decode, in.pgid, fingerprint(sum, in.pgid, len(in.members)))
+	if probe.State == AwaitingInput {
 		if in.haveInput {
 			n, err := pendingInput(t.Stdin)
 			if err != nil {

@@ -7,3 +7,9 @@ package inputwait
 func Inspect(t Target) (Probe, error) {
 	return Probe{State: Running, Detail: "input-wait detection is not supported on this platform"}, ErrUnsupported
 }
+
+// Remote cannot judge a remote probe's answer on this platform: it lacks
+// the syscall tables.
+func Remote(answer string) (Probe, error) {
+	return Probe{State: Running, Detail: "remote input-wait decoding is not supported on this platform"}, ErrUnsupported
+}

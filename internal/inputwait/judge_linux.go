@@ -2,7 +2,11 @@
 
 package inputwait
 
-import "golang.org/x/sys/unix"
+import (
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
 
 // procVerdict summarises one member process.
 type procVerdict uint8
@@ -25,56 +29,123 @@ func (in *inspector) judgeMember(m *member, judge bool, sum *uint64) (procVerdic
 		}
 	}()
 	in.fds = in.fds[:0]
-	var (
-		nGone, nStopped, nWait int
-		first                  [thBusy + 1]threadResult
-		seen                   [thBusy + 1]bool
-	)
 	tids := in.tids[m.start:m.end]
+	t := tally{n: len(tids)}
 	for _, tid := range tids {
 		// The run counter is read before the state: if the thread wakes in
 		// between, the fingerprint already shows it, so a stale wait is
 		// never paired with a fresh fingerprint.
 		*sum += in.threadRuns(m.pid, tid)
-		if !judge || seen[thBusy] {
+		if !judge || t.seen[thBusy] {
 			continue
 		}
 		// Once a thread reads the input, its siblings only matter if they
 		// are on a CPU, so their syscalls need not be decoded.
-		r := in.classifyThread(&p, tid, !seen[thReading])
-		if !seen[r.class] {
-			seen[r.class], first[r.class] = true, r
-		}
-		switch r.class {
-		case thGone:
-			nGone++
-		case thStopped:
-			nStopped++
-		case thWaitChild, thPipeRead:
-			nWait++
-		}
+		t.add(in.classifyThread(&p, tid, !t.seen[thReading]))
 	}
-	switch {
-	case !judge || nGone == len(tids):
+	if !judge {
 		return pvGone, threadResult{}
-	case seen[thBusy]:
-		return pvBusy, first[thBusy]
-	case seen[thReading]:
+	}
+	return t.verdict()
+}
+
+// tally collects the classifications of one process's threads.
+type tally struct {
+	n                      int // threads of the process
+	nGone, nStopped, nWait int
+	first                  [thBusy + 1]threadResult
+	seen                   [thBusy + 1]bool
+}
+
+func (t *tally) add(r threadResult) {
+	if !t.seen[r.class] {
+		t.seen[r.class], t.first[r.class] = true, r
+	}
+	switch r.class {
+	case thGone:
+		t.nGone++
+	case thStopped:
+		t.nStopped++
+	case thWaitChild, thPipeRead:
+		t.nWait++
+	}
+}
+
+// verdict decides what the process is doing; the result is the thread
+// that explains it.
+func (t *tally) verdict() (procVerdict, threadResult) {
+	switch {
+	case t.nGone == t.n:
+		return pvGone, threadResult{}
+	case t.seen[thBusy]:
+		return pvBusy, t.first[thBusy]
+	case t.seen[thReading]:
 		// Other threads may sleep in anything (node's helper loops, a Go
 		// runtime's sysmon): none of them is on a CPU.
-		return pvReading, first[thReading]
-	case nWait+nStopped > 0:
+		return pvReading, t.first[thReading]
+	case t.nWait+t.nStopped > 0:
 		// The same tolerance for a process whose thread waits for a child
 		// or a pipe: that thread says what the process is waiting on.
 		for _, c := range [...]threadClass{thWaitChild, thPipeRead} {
-			if seen[c] {
-				return pvPassive, first[c]
+			if t.seen[c] {
+				return pvPassive, t.first[c]
 			}
 		}
-		return pvPassive, first[thStopped]
-	case seen[thBlocked]:
-		return pvBusy, first[thBlocked]
+		return pvPassive, t.first[thStopped]
+	case t.seen[thBlocked]:
+		return pvBusy, t.first[thBlocked]
 	default: // only futex waits: waiting on something we cannot see
-		return pvBusy, first[thFutex]
+		return pvBusy, t.first[thFutex]
 	}
+}
+
+// group collects the verdicts of the inspected group's members in walk
+// order; after a busy member the answer is Running.
+type group struct {
+	live                    int
+	busy, reading, idleNote threadResult
+	busyM, readM, idleM     *member
+}
+
+func (g *group) add(m *member, pv procVerdict, note threadResult) {
+	switch pv {
+	case pvGone:
+		return
+	case pvBusy:
+		g.busy, g.busyM = note, m
+	case pvReading:
+		if g.readM == nil {
+			g.reading, g.readM = note, m
+		}
+	case pvPassive:
+		if g.idleM == nil {
+			g.idleNote, g.idleM = note, m
+		}
+	}
+	g.live++
+}
+
+// probe decides for the group pgid; decode is false when nothing can be
+// the input. An AwaitingInput result still needs the checks that depend on
+// the input's kind (pending bytes, echo off).
+func (g *group) probe(decode bool, pgid int, fp uint64) Probe {
+	probe := Probe{State: Running, Fingerprint: fp}
+	switch {
+	case !decode:
+		probe.Detail = "stdin is closed"
+	case g.busyM != nil:
+		probe.Detail = describe(g.busyM, &g.busy)
+	case pgid <= 0:
+		probe.Detail = "the terminal has no foreground process group"
+	case g.live == 0:
+		probe.Detail = "no live process in process group " + strconv.Itoa(pgid)
+	case g.readM == nil:
+		probe.Detail = "nothing in process group " + strconv.Itoa(pgid) + " reads the input"
+		if g.idleM != nil {
+			probe.Detail += "; " + describe(g.idleM, &g.idleNote)
+		}
+	default:
+		probe.State, probe.Detail = AwaitingInput, describe(g.readM, &g.reading)
+	}
+	return probe
 }

@@ -2,6 +2,8 @@
 
 package inputwait
 
+import "runtime"
+
 // sysKind groups syscalls by what blocking in them means for input waiting.
 type sysKind uint8
 
@@ -22,12 +24,30 @@ type sysInfo struct {
 	name string
 }
 
-// lookupSyscall returns the kind and name of syscall nr; unknown numbers
-// are sysOther with an empty name.
-func lookupSyscall(nr int) (sysKind, string) {
-	for i := range syscallTable {
-		if syscallTable[i].nr == nr {
-			return syscallTable[i].kind, syscallTable[i].name
+// syscallTableFor returns the table of an architecture, named as Go or
+// uname -m names it; nil for others.
+func syscallTableFor(arch string) []sysInfo {
+	switch arch {
+	case "amd64", "x86_64":
+		return syscallsX86_64[:]
+	case "arm64", "aarch64":
+		return syscallsAArch64[:]
+	}
+	return nil
+}
+
+// syscallTable is this machine's table.
+var syscallTable = syscallTableFor(runtime.GOARCH)
+
+// lookupSyscall returns the kind and name of syscall nr on this machine.
+func lookupSyscall(nr int) (sysKind, string) { return lookupIn(syscallTable, nr) }
+
+// lookupIn returns the kind and name of syscall nr in table; unknown
+// numbers are sysOther with an empty name.
+func lookupIn(table []sysInfo, nr int) (sysKind, string) {
+	for i := range table {
+		if table[i].nr == nr {
+			return table[i].kind, table[i].name
 		}
 	}
 	return sysOther, ""

@@ -211,6 +211,15 @@ func (in *inspector) classifyThread(p *procCtx, tid int, decode bool) threadResu
 	kind, name := lookupSyscall(sc.nr)
 	r.name = name
 	r.class = thBlocked
+	in.view = localView{in: in, p: p}
+	classifyWait(&in.view, &sc, kind, &r)
+	return r
+}
+
+// classifyWait decides what a thread blocked in syscall sc (of the given
+// kind) waits for, from what v tells about its process. The local inspector
+// and remote probe answers (Remote) share it, so both decide alike.
+func classifyWait(v procView, sc *sysState, kind sysKind, r *threadResult) {
 	switch kind {
 	case sysWait:
 		r.class = thWaitChild
@@ -218,28 +227,59 @@ func (in *inspector) classifyThread(p *procCtx, tid int, decode bool) threadResu
 		r.class = thFutex
 	case sysRead:
 		fd := int(int32(sc.args[0]))
-		switch c := in.fdClassOf(p, fd); {
+		switch c := v.fdClass(fd); {
 		case c.isInput():
 			r.class, r.fd, r.fdKind = thReading, fd, c.String()
 		case c == fdAnonPipe:
 			r.class = thPipeRead
 		}
 	case sysSelect:
-		in.decodeSelect(p, &sc, &r)
+		decodeSelect(v, sc, r)
 	case sysPoll:
-		in.decodePoll(p, &sc, &r)
+		decodePoll(v, sc, r)
 	case sysEpoll:
-		in.decodeEpoll(p, &sc, &r)
+		decodeEpoll(v, sc, r)
 	}
 	if r.class == thReading && kind != sysRead {
-		r.timeout = in.decodeTimeout(p, &sc, name)
+		r.timeout = decodeTimeout(v, sc, r.name)
 	}
-	return r
 }
+
+// procView is what decoding a blocked wait needs from the waiting process.
+// Memory is decoded little-endian: so are amd64 and arm64, here and on
+// remote hosts.
+type procView interface {
+	fdClass(fd int) fdClass
+	// readMem fills b from the process's memory at addr; errDenied when
+	// access is refused.
+	readMem(addr uint64, b []byte) error
+	// fdinfo returns /proc/PID/fdinfo/FD; errDenied when refused.
+	fdinfo(fd int) ([]byte, error)
+	// scratch returns a buffer of n bytes, valid until the next call.
+	scratch(n int) []byte
+}
+
+// localView is procView over this machine's /proc (inspector.view).
+type localView struct {
+	in *inspector
+	p  *procCtx
+}
+
+func (v *localView) fdClass(fd int) fdClass { return v.in.fdClassOf(v.p, fd) }
+
+func (v *localView) readMem(addr uint64, b []byte) error { return v.in.readMem(v.p, addr, b) }
+
+func (v *localView) fdinfo(fd int) ([]byte, error) {
+	v.in.path = procPath(v.in.path, v.p.pid, -1, "fdinfo", fd)
+	b, err := readPath(v.in.path, &v.in.buf, maxFdinfo)
+	return b, deniedErr(err)
+}
+
+func (v *localView) scratch(n int) []byte { return v.in.growMem(n) }
 
 // decodeTimeout reads the timeout argument of a blocked select, poll or
 // epoll wait; -1 means none (wait forever) or unreadable.
-func (in *inspector) decodeTimeout(p *procCtx, sc *sysState, name string) time.Duration {
+func decodeTimeout(v procView, sc *sysState, name string) time.Duration {
 	ms := func(v uint64) time.Duration {
 		if int32(v) < 0 {
 			return -1
@@ -252,29 +292,29 @@ func (in *inspector) decodeTimeout(p *procCtx, sc *sysState, name string) time.D
 	case "epoll_wait", "epoll_pwait":
 		return ms(sc.args[3])
 	case "select":
-		return in.readTime(p, sc.args[4], time.Microsecond)
+		return readTime(v, sc.args[4], time.Microsecond)
 	case "pselect6":
-		return in.readTime(p, sc.args[4], time.Nanosecond)
+		return readTime(v, sc.args[4], time.Nanosecond)
 	case "ppoll":
-		return in.readTime(p, sc.args[2], time.Nanosecond)
+		return readTime(v, sc.args[2], time.Nanosecond)
 	case "epoll_pwait2":
-		return in.readTime(p, sc.args[3], time.Nanosecond)
+		return readTime(v, sc.args[3], time.Nanosecond)
 	}
 	return -1
 }
 
 // readTime reads a struct timeval (unit µs) or timespec (unit ns) at addr;
 // a NULL pointer means no timeout.
-func (in *inspector) readTime(p *procCtx, addr uint64, unit time.Duration) time.Duration {
+func readTime(v procView, addr uint64, unit time.Duration) time.Duration {
 	if addr == 0 {
 		return -1
 	}
-	buf := in.growMem(16)
-	if in.readMem(p, addr, buf) != nil {
+	buf := v.scratch(16)
+	if v.readMem(addr, buf) != nil {
 		return -1
 	}
-	sec := int64(binary.NativeEndian.Uint64(buf))
-	frac := int64(binary.NativeEndian.Uint64(buf[8:]))
+	sec := int64(binary.LittleEndian.Uint64(buf))
+	frac := int64(binary.LittleEndian.Uint64(buf[8:]))
 	if sec < 0 || frac < 0 || sec > 1<<32 {
 		return -1
 	}
@@ -290,7 +330,7 @@ func memFailed(r *threadResult, err error) {
 }
 
 // decodeSelect looks for an input fd in the readfds set of select/pselect6.
-func (in *inspector) decodeSelect(p *procCtx, sc *sysState, r *threadResult) {
+func decodeSelect(v procView, sc *sysState, r *threadResult) {
 	nfds, readfds := int(int32(sc.args[0])), sc.args[1]
 	if nfds <= 0 || readfds == 0 {
 		return
@@ -300,8 +340,8 @@ func (in *inspector) decodeSelect(p *procCtx, sc *sysState, r *threadResult) {
 	}
 	// The kernel copies fd_set in whole longs.
 	n := (nfds + 63) / 64 * 8
-	buf := in.growMem(n)
-	if err := in.readMem(p, readfds, buf); err != nil {
+	buf := v.scratch(n)
+	if err := v.readMem(readfds, buf); err != nil {
 		memFailed(r, err)
 		return
 	}
@@ -309,7 +349,7 @@ func (in *inspector) decodeSelect(p *procCtx, sc *sysState, r *threadResult) {
 		if buf[fd/8]&(1<<(fd%8)) == 0 {
 			continue
 		}
-		if c := in.fdClassOf(p, fd); c.isInput() {
+		if c := v.fdClass(fd); c.isInput() {
 			r.class, r.fd, r.fdKind = thReading, fd, c.String()
 			return
 		}
@@ -317,7 +357,7 @@ func (in *inspector) decodeSelect(p *procCtx, sc *sysState, r *threadResult) {
 }
 
 // decodePoll looks for an input fd polled for readability in poll/ppoll.
-func (in *inspector) decodePoll(p *procCtx, sc *sysState, r *threadResult) {
+func decodePoll(v procView, sc *sysState, r *threadResult) {
 	addr, nfds := sc.args[0], int(sc.args[1])
 	if nfds <= 0 || addr == 0 {
 		return
@@ -329,19 +369,19 @@ func (in *inspector) decodePoll(p *procCtx, sc *sysState, r *threadResult) {
 	const chunk = 512
 	for done := 0; done < nfds; {
 		k := min(nfds-done, chunk)
-		buf := in.growMem(k * pollfdSize)
-		if err := in.readMem(p, addr+uint64(done*pollfdSize), buf); err != nil {
+		buf := v.scratch(k * pollfdSize)
+		if err := v.readMem(addr+uint64(done*pollfdSize), buf); err != nil {
 			memFailed(r, err)
 			return
 		}
 		for i := 0; i < k; i++ {
 			e := buf[i*pollfdSize:]
-			fd := int(int32(binary.NativeEndian.Uint32(e)))
-			events := binary.NativeEndian.Uint16(e[4:])
+			fd := int(int32(binary.LittleEndian.Uint32(e)))
+			events := binary.LittleEndian.Uint16(e[4:])
 			if fd < 0 || events&(unix.POLLIN|pollRdNorm) == 0 {
 				continue
 			}
-			if c := in.fdClassOf(p, fd); c.isInput() {
+			if c := v.fdClass(fd); c.isInput() {
 				r.class, r.fd, r.fdKind = thReading, fd, c.String()
 				return
 			}
@@ -353,12 +393,10 @@ func (in *inspector) decodePoll(p *procCtx, sc *sysState, r *threadResult) {
 // decodeEpoll looks for an input fd registered for EPOLLIN in the epoll
 // instance, from /proc/PID/fdinfo/EPFD lines
 // "tfd: N events: HEX data: HEX pos:N ino:HEX sdev:HEX".
-func (in *inspector) decodeEpoll(p *procCtx, sc *sysState, r *threadResult) {
-	epfd := int(int32(sc.args[0]))
-	in.path = procPath(in.path, p.pid, -1, "fdinfo", epfd)
-	b, err := readPath(in.path, &in.buf, maxFdinfo)
+func decodeEpoll(v procView, sc *sysState, r *threadResult) {
+	b, err := v.fdinfo(int(int32(sc.args[0])))
 	if err != nil {
-		if deniedErr(err) == errDenied {
+		if err == errDenied {
 			r.class, r.why = thBusy, "cannot read its epoll set (permission denied); assuming running"
 		}
 		return
@@ -384,7 +422,7 @@ func (in *inspector) decodeEpoll(p *procCtx, sc *sysState, r *threadResult) {
 			continue
 		}
 		fd := int(tfd)
-		if c := in.fdClassOf(p, fd); c.isInput() {
+		if c := v.fdClass(fd); c.isInput() {
 			r.class, r.fd, r.fdKind = thReading, fd, c.String()
 			return
 		}

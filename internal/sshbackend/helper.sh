@@ -1,9 +1,10 @@
 # agentty remote helper: one per SSH connection, on its own channel.
 # Reads one request per line on stdin and answers one line on stdout.
-#   P ROOT             is ROOT's input group blocked reading its input?
-#                      -> STATE SCHEDSUM MEMBERS PGID DETAIL
-#   F ROOT             the same without the terminal-mode check (no fork):
-#                      a password prompt reads as awaiting_input
+#   P ROOT             what ROOT's input group is blocked in: the raw /proc
+#                      facts (syscalls, their arguments, the memory and
+#                      epoll sets they point at, which fds are the input)
+#                      that inputwait.Remote judges, as Inspect does locally
+#   F ROOT             the same without the terminal modes (no fork of stty)
 #   S SIG PGID         signal a process group -> ok | err ...
 #   K SIG SID MARKER   signal every process of session SID or carrying
 #                      AGENTTY_SESSION=MARKER -> ok COUNT; unless SIG is
@@ -13,14 +14,18 @@
 #   C SID MARKER       count those processes -> ok COUNT
 # It only reads /proc and sends signals; it never polls on its own.
 exec 2>/dev/null
+LC_ALL=C # ${#x} counts bytes
 OS=$(uname -s)
 ARCH=$(uname -m)
 echo "agentty-helper $OS $ARCH"
 [ "$OS" = Linux ] || exit 0
+# Syscalls whose arguments matter: reads (fd), select/pselect6 (readfds,
+# timeout pointer), poll (pollfds), ppoll (pollfds, timeout pointer),
+# epoll waits (epoll fd) and epoll_pwait2 (timeout pointer).
 case $ARCH in
-x86_64) RD="0 19 17 295"; SEL="23 270"; POL="7 271"; EPW="232 281 441"; WT="61 247"; FX="202" ;;
-aarch64|arm64) RD="63 65 67 69"; SEL="72"; POL="73"; EPW="22 441"; WT="260 95"; FX="98" ;;
-*) RD=; SEL=; POL=; EPW=; WT=; FX= ;;
+x86_64) RD="0 19 17 295 327"; SEL="23 270"; POL="7"; PPL="271"; EPW="232 281"; EP2="441" ;;
+aarch64|arm64) RD="63 65 67 69 286"; SEL="72"; POL=; PPL="73"; EPW="22"; EP2="441" ;;
+*) RD=; SEL=; POL=; PPL=; EPW=; EP2= ;;
 esac
 
 inlist() {
@@ -28,28 +33,55 @@ inlist() {
 	return 1
 }
 
-# isin DIR FD: is fd FD of process DIR the session's input?
-isin() {
-	[ "$1/fd/$2" -ef "$IN" ] && return 0
-	[ "$PTY" = 1 ] && [ "$1/fd/$2" -ef /dev/tty ] && return 0
-	return 1
-}
-
-# below DIR NFDS: the input is open as a descriptor under NFDS (sets FD).
-below() {
+# inputs DIR TTYNR: records for the fds of DIR that are the session's input
+# (/dev/tty counts for a process whose controlling terminal is the
+# session's), once per process.
+inputs() {
+	[ "$INS" = "$1" ] && return
+	INS=$1 HASIN=
 	for f in "$1"/fd/*; do
-		n=${f##*/}
-		[ "$n" -lt "$2" ] && isin "$1" "$n" && { FD=$n; return 0; }
+		if [ "$f" -ef "$IN" ]; then
+			if [ "$PTY" = 1 ]; then O="$O i ${f##*/} tty"; else O="$O i ${f##*/} pipe"; fi
+			HASIN=1
+		elif [ "$PTY" = 1 ] && [ "$2" = "$TTYNR" ] && [ "$f" -ef /dev/tty ]; then
+			O="$O i ${f##*/} /dev/tty"
+			HASIN=1
+		fi
 	done
-	return 1
 }
 
-# epin DIR EPFD: the epoll instance EPFD watches the input (sets FD).
-epin() {
-	while read -r k v rest; do
-		[ "$k" = tfd: ] && isin "$1" "$v" && { FD=$v; return 0; }
-	done <"$1/fdinfo/$2"
-	return 1
+# mem DIR ADDR N: a record with the N bytes at ADDR (fewer when unreadable).
+# Without the input open, no wait can be on it: nothing is read (2 forks).
+# A thread that has not run since the last probe (CK: its run counters and
+# syscall line) is still in the same call, whose arguments the kernel
+# copied on entry: the bytes read then still tell what it waits for.
+mem() {
+	[ -n "$HASIN" ] || return
+	case $2 in 0x0 | 0) return ;; esac
+	[ ${#2} -le 16 ] || return # not a user-space pointer; $((...)) could overflow
+	KEEP="$KEEP ${TID}_$2"
+	eval "MK=\${MK_${TID}_$2-} MC=\${MC_${TID}_$2-}"
+	if [ -n "$CK" ] && [ "$MK" = "$CK" ]; then
+		O="$O $MC"
+		return
+	fi
+	# bs=1: skip and count in bytes with any dd (busybox has no skip_bytes);
+	# dd seeks to the offset, and interactive programs pass a few bytes.
+	M=$(dd if="$1/mem" bs=1 skip=$(($2)) count="$3" | od -An -vtx1)
+	set -- "$2" "$3" $M
+	MC="m $*"
+	O="$O $MC"
+	eval "MK_${TID}_$1=\$CK MC_${TID}_$1=\$MC"
+}
+
+# epoll DIR EPFD: records for what epoll instance EPFD watches.
+epoll() {
+	{
+		while read -r k v e ev rest; do
+			[ "$k" = tfd: ] && O="$O e $2 $v $ev"
+		done
+		true
+	} <"$1/fdinfo/$2" || O="$O e $2 -"
 }
 
 # members ROOT: MEMBERS = ROOT and its descendants (the input group is
@@ -78,23 +110,24 @@ members() {
 }
 
 probe() {
-	R=$1
+	R=$1 FAST=$2
 	if ! read -r L <"/proc/$R/stat"; then
-		echo "running 0 0 0 root process $R has exited"
+		echo "r 0 0 0 root process $R has exited"
 		return
 	fi
 	S=${L##*) }
 	set -- $S
 	PG=$3
 	PTY=0
+	TTYNR=$5
 	if [ "$6" -gt 0 ]; then PG=$6; PTY=1; fi
 	IN=/proc/$R/fd/0
 	if [ ! -e "$IN" ]; then
-		echo "running 0 0 $PG stdin of pid $R is closed"
+		echo "r 0 0 $PG stdin is closed"
 		return
 	fi
 	members "$R"
-	SUM=0 N=0 BUSY= READER=
+	SUM=0 N=0 BUSY= WAITS= INS= O= KEEP=
 	for P in $MEMBERS; do
 		D=/proc/$P
 		read -r L <"$D/stat" || continue
@@ -102,68 +135,93 @@ probe() {
 		set -- $S
 		[ "$3" = "$PG" ] || continue
 		N=$((N + 1))
+		PT=$5
 		C=${L#*(}
 		C=${C%)*}
+		O="$O p $P ${#C} $C"
 		for T in "$D"/task/[0-9]*; do
 			# Times the thread ran: schedstat, or context switches where the
 			# kernel keeps no schedstat.
+			CK=
 			if read -r a b c <"$T/schedstat"; then
 				SUM=$((SUM + c))
+				CK="$a $c"
 			else
 				while read -r k v; do
 					case $k in *ctxt_switches:) SUM=$((SUM + v)) ;; esac
 				done <"$T/status"
 			fi
+			# After a thread on a CPU the answer is running; the rest only
+			# feed the counters.
 			[ -n "$BUSY" ] && continue
 			read -r L <"$T/stat" || continue
 			S=${L##*) }
+			TID=${T##*/}
 			case ${S%% *} in
-			R) BUSY="pid $P ($C) is running"; continue ;;
-			D) BUSY="pid $P ($C) is in uninterruptible sleep"; continue ;;
 			S) ;;
-			*) continue ;;
+			R | D) O="$O t $TID ${S%% *}"; BUSY=1; continue ;;
+			*) O="$O t $TID ${S%% *}"; continue ;;
 			esac
-			read -r L <"$T/syscall" || continue
+			if ! read -r L <"$T/syscall"; then
+				[ -e "$T/stat" ] && { O="$O d $TID"; BUSY=1; }
+				continue
+			fi
 			set -- $L
-			if [ "$1" = running ]; then BUSY="pid $P ($C) is running"; continue; fi
+			case $1 in
+			running) O="$O t $TID R"; BUSY=1; continue ;;
+			-1) O="$O s $TID -1"; BUSY=1; continue ;;
+			esac
 			NR=$1
+			O="$O s $TID $NR $2 $3 $4 $5 $6 $7"
+			[ -n "$CK" ] && CK="$CK $L"
 			if inlist "$NR" "$RD"; then
-				FD=$(($2))
-				if isin "$D" "$FD"; then READER="pid $P ($C) in read on fd $FD"
-				elif [ -p "$D/fd/$FD" ]; then :
-				else BUSY="pid $P ($C) is blocked reading fd $FD, not the input"; fi
-			elif inlist "$NR" "$SEL"; then
-				if below "$D" $(($2)); then READER="pid $P ($C) in select on fd $FD"
-				else BUSY="pid $P ($C) is blocked in select, not on the input"; fi
-			elif inlist "$NR" "$POL"; then
-				if below "$D" 1048576; then READER="pid $P ($C) in poll with the input open as fd $FD"
-				else BUSY="pid $P ($C) is blocked in poll, not on the input"; fi
-			elif inlist "$NR" "$EPW"; then
-				if epin "$D" $(($2)); then READER="pid $P ($C) in epoll_wait on fd $FD"
-				else BUSY="pid $P ($C) is blocked in epoll_wait, not on the input"; fi
-			elif inlist "$NR" "$WT" || inlist "$NR" "$FX"; then :
-			else BUSY="pid $P ($C) is blocked in syscall $NR, not on the input"; fi
+				if [ "$D/fd/$(($2))" -ef "$IN" ] || { [ "$PTY" = 1 ] && [ "$D/fd/$(($2))" -ef /dev/tty ]; }; then
+					inputs "$D" "$PT"
+					WAITS=1
+				elif [ -p "$D/fd/$(($2))" ]; then
+					O="$O a $(($2))"
+				fi
+				continue
+			fi
+			A1=$2 A2=$3 A3=$4 A4=$5 A5=$6
+			if inlist "$NR" "$SEL"; then
+				inputs "$D" "$PT"
+				# fd_set is copied in whole longs; 65536 fds at most
+				K=$(($2))
+				[ "$K" -gt 65536 ] && K=65536
+				[ "$K" -gt 0 ] && mem "$D" "$A2" $(((K + 63) / 64 * 8))
+				mem "$D" "$A5" 16
+			elif inlist "$NR" "$POL" || inlist "$NR" "$PPL"; then
+				inputs "$D" "$PT"
+				# struct pollfd is 8 bytes; 4096 of them at most
+				K=$(($3))
+				[ "$K" -gt 4096 ] && K=4096
+				[ "$K" -gt 0 ] && mem "$D" "$A1" $((K * 8))
+				inlist "$NR" "$PPL" && mem "$D" "$A3" 16
+			elif inlist "$NR" "$EPW" || inlist "$NR" "$EP2"; then
+				inputs "$D" "$PT"
+				epoll "$D" $(($2))
+				inlist "$NR" "$EP2" && mem "$D" "$A4" 16
+			else
+				continue
+			fi
+			[ -n "$HASIN" ] && WAITS=1
 		done
 	done
-	FP="$SUM $N $PG"
-	if [ -n "$BUSY" ]; then echo "running $FP $BUSY"; return; fi
-	if [ "$N" -eq 0 ]; then echo "running $FP no live process in process group $PG"; return; fi
-	if [ -z "$READER" ]; then echo "running $FP nothing in process group $PG reads the input"; return; fi
-	STATE=awaiting_input
-	if [ "$PTY" = 1 ] && [ "$2" != fast ]; then
-		# stty -g prints iflag:oflag:cflag:lflag:... in hex; ECHO is 0x8,
-		# ICANON 0x2 in lflag. Echo off in canonical mode reads a secret.
+	for k in $CACHED; do
+		case " $KEEP " in *" $k "*) ;; *) unset "MK_$k" "MC_$k" ;; esac
+	done
+	CACHED=$KEEP
+	LF=-
+	if [ "$PTY" = 1 ] && [ -n "$WAITS" ] && [ -z "$BUSY" ] && [ "$FAST" != fast ]; then
+		# stty -g prints iflag:oflag:cflag:lflag:... in hex.
 		G=$(stty -g <"$IN")
 		LF=${G#*:}
 		LF=${LF#*:}
 		LF=${LF#*:}
-		LF=0x${LF%%:*}
-		if [ $((LF & 8)) = 0 ] && [ $((LF & 2)) != 0 ]; then
-			STATE=awaiting_password
-			READER="$READER; echo off"
-		fi
+		LF=${LF%%:*}
 	fi
-	echo "$STATE $FP $READER"
+	printf '%s\n' "g $SUM $N $PG $ARCH $PTY $LF$O"
 }
 
 # ignterm PID: does PID ignore SIGTERM (bit 14 of SigIgn)?

@@ -1,11 +1,6 @@
 package sshbackend
 
 import (
-	"fmt"
-	"hash/fnv"
-	"strconv"
-	"strings"
-
 	"github.com/agentty/agentty/internal/inputwait"
 )
 
@@ -31,29 +26,11 @@ func (p *process) Inspect() (inputwait.Probe, error) {
 	return pr, err
 }
 
-// parseProbe reads "STATE SCHEDSUM MEMBERS PGID DETAIL".
+// parseProbe judges a helper's answer (see inputwait.Remote).
 func parseProbe(ans string) (inputwait.Probe, error) {
-	f := strings.SplitN(ans, " ", 5)
-	if len(f) < 4 {
-		return inputwait.Probe{State: inputwait.Running, Detail: "remote probe: bad answer"}, fmt.Errorf("remote probe: bad answer %q", ans)
+	pr, err := inputwait.Remote(ans)
+	if err == nil && pr.Detail != "" {
+		pr.Detail = "remote " + pr.Detail + " (remote /proc probe)"
 	}
-	pr := inputwait.Probe{State: inputwait.Running}
-	switch f[0] {
-	case string(inputwait.AwaitingInput):
-		pr.State = inputwait.AwaitingInput
-	case string(inputwait.AwaitingPassword):
-		pr.State = inputwait.AwaitingPassword
-	}
-	h := fnv.New64a()
-	for _, x := range f[1:4] {
-		if _, err := strconv.ParseInt(x, 10, 64); err != nil {
-			return inputwait.Probe{State: inputwait.Running, Detail: "remote probe: bad answer"}, fmt.Errorf("remote probe: bad answer %q", ans)
-		}
-		h.Write([]byte(x + " "))
-	}
-	pr.Fingerprint = h.Sum64()
-	if len(f) == 5 {
-		pr.Detail = "remote " + f[4] + " (remote /proc probe)"
-	}
-	return pr, nil
+	return pr, err
 }

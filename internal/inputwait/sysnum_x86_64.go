@@ -1,10 +1,10 @@
-//go:build linux
+//go:build linux && (amd64 || arm64)
 
 package inputwait
 
-// syscallTable lists the x86-64 syscalls the decision depends on, plus a few
+// syscallsX86_64 lists the x86-64 syscalls the decision depends on, plus a few
 // common blocking ones so Detail can name them.
-var syscallTable = [...]sysInfo{
+var syscallsX86_64 = [...]sysInfo{
 	{0, sysRead, "read"},
 	{17, sysRead, "pread64"},
 	{19, sysRead, "readv"},

@@ -1,11 +1,11 @@
-//go:build linux
+//go:build linux && (amd64 || arm64)
 
 package inputwait
 
-// syscallTable lists the arm64 syscalls the decision depends on, plus a few
+// syscallsAArch64 lists the arm64 syscalls the decision depends on, plus a few
 // common blocking ones so Detail can name them. arm64 has no select, poll or
 // epoll_wait; libc uses pselect6, ppoll and epoll_pwait.
-var syscallTable = [...]sysInfo{
+var syscallsAArch64 = [...]sysInfo{
 	{63, sysRead, "read"},
 	{65, sysRead, "readv"},
 	{67, sysRead, "pread64"},

@@ -53,6 +53,11 @@ var inspectors = sync.Pool{New: func() any {
 
 var selfPid = os.Getpid()
 
+// testHookAfterPTYQuery, when set by a test, runs between reading the
+// terminal and walking the processes: the moment a program can change its
+// modes and block.
+var testHookAfterPTYQuery func()
+
 // Inspect observes the target once: it finds the group that owns the input
 // (the terminal's foreground process group, or the root's group in pipe
 // mode), classifies what every thread of it is blocked in, and decides.
@@ -90,6 +95,9 @@ func (in *inspector) inspect(t Target) (Probe, error) {
 		}
 		view = v
 		in.ptyMode, in.tty, in.pgid = true, v.tty, v.pgid
+		if testHookAfterPTYQuery != nil {
+			testHookAfterPTYQuery()
+		}
 	case t.Stdin != nil:
 		dev, ino, err := pipeIdentity(t.Stdin)
 		if err != nil {
@@ -126,6 +134,15 @@ func (in *inspector) inspect(t Target) (Probe, error) {
 				// The reader has been woken and is about to consume it.
 				probe.State = Running
 				probe.Detail = strconv.Itoa(n) + " bytes of input not read yet; " + probe.Detail
+			}
+		}
+		if in.ptyMode {
+			// The modes read before the walk can predate the block: a
+			// program sets them (read -s turns echo off) and then reads.
+			// Read after the block was seen, they are the ones it reads
+			// with.
+			if tio, err := ptyTermios(t.PTY); err == nil {
+				view.termios = tio
 			}
 		}
 		if in.ptyMode && view.termios.Lflag&unix.ECHO == 0 && view.termios.Lflag&unix.ICANON != 0 {

@@ -72,6 +72,20 @@ func queryPTY(master *os.File, tty uint64) (ptyView, error) {
 	return v, nil
 }
 
+// ptyTermios reads the slave's line discipline settings through the master.
+func ptyTermios(master *os.File) (unix.Termios, error) {
+	var tio unix.Termios
+	err := withFd(master, func(fd int) error {
+		t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+		if err != nil {
+			return fmt.Errorf("inputwait: TCGETS: %w", err)
+		}
+		tio = *t
+		return nil
+	})
+	return tio, err
+}
+
 // pipeIdentity returns the pipefs device and inode of agentty's end of the
 // stdin pipe; the child's read end has the same pair.
 func pipeIdentity(f *os.File) (dev, ino uint64, err error) {

@@ -79,6 +79,7 @@ type Screen struct {
 	scratchPr printer // guarded by mu; the same for scratch
 	replaying bool    // guarded by mu; fast-forward's replay: ED 3 keeps the emulator's meaning
 	switching bool    // guarded by mu; a screen-switch hook is feeding its own sequences
+	erasing   bool    // guarded by mu; an ED hook is feeding the emulator's own ED
 
 	noFastForward bool         // tests: render every byte, the reference for fast-forward
 	scratch       *vt.Emulator // guarded by mu; draws scrollback for fast-forward, made on first use

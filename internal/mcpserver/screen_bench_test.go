@@ -65,22 +65,29 @@ func cpuTime(b *testing.B) time.Duration {
 }
 
 // BenchmarkReadScreen measures one read_screen round trip (no wait) on a
-// full 80x24 and 200x60 screen, through the MCP client.
+// full 80x24 and 200x60 screen, through the MCP client, without and with
+// attrs. Every row has three styled runs (a bold coloured number, a
+// reverse word, a 256-colour background) on the default base.
 func BenchmarkReadScreen(b *testing.B) {
 	for _, sz := range []struct{ rows, cols int }{{24, 80}, {60, 200}} {
-		b.Run(fmt.Sprintf("%dx%d", sz.cols, sz.rows), func(b *testing.B) {
-			c := newClient(b, session.Config{})
-			row := strings.Repeat("x", sz.cols-10)
-			var st StartResult
-			c.call("start_process", map[string]any{"command": fmt.Sprintf("for i in $(seq %d); do echo \"$i %s\"; done; exec cat", sz.rows*2, row),
-				"rows": sz.rows, "cols": sz.cols, "timeout_ms": 20000}, &st)
-			defer c.stop(st.SessionID)
-			for b.Loop() {
-				r := c.screen(st.SessionID, map[string]any{"timeout_ms": 0})
-				if len(r.Lines) != sz.rows-1 {
-					b.Fatalf("%d lines, want %d", len(r.Lines), sz.rows-1)
+		for _, attrs := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%dx%d/attrs=%v", sz.cols, sz.rows, attrs), func(b *testing.B) {
+				c := newClient(b, session.Config{})
+				row := strings.Repeat("x", sz.cols-20)
+				var st StartResult
+				c.call("start_process", map[string]any{"command": fmt.Sprintf(`for i in $(seq %d); do printf '\e[1;31m%%3d\e[0m \e[7mrev\e[0m %s \e[48;5;236mbg\e[0m\n' $i; done; exec cat`, sz.rows*2, row),
+					"rows": sz.rows, "cols": sz.cols, "timeout_ms": 20000}, &st)
+				defer c.stop(st.SessionID)
+				for b.Loop() {
+					r := c.screen(st.SessionID, map[string]any{"timeout_ms": 0, "attrs": attrs})
+					if len(r.Lines) != sz.rows-1 {
+						b.Fatalf("%d lines, want %d", len(r.Lines), sz.rows-1)
+					}
+					if attrs && (len(r.Attrs) != sz.rows-1 || len(r.Attrs[0].Runs) != 3) {
+						b.Fatalf("attrs %+v, want 3 runs on each of %d rows", r.Attrs, sz.rows-1)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

@@ -24,17 +24,19 @@ var screenWaits = waitDefaults{timeout: 5 * time.Second, settle: 300 * time.Mill
 func (t *tools) registerScreen(srv *mcp.Server) {
 	add(srv, t.log, &mcp.Tool{Name: "read_screen", Description: "Return the terminal screen of a PTY session as a person sees it: the visible rows as text, cursor position and visibility, alternate-screen flag (full-screen programs like vim, less, top, htop, curses menus), window title, size. " +
 		"Use it instead of read_output when the session's tui is true or output looks like redraw noise. " +
-		"changed_only returns only the rows that changed since this reader's last read_screen; scrollback adds lines that scrolled off the top. " +
+		"changed_only returns only the rows that changed since this reader's last read_screen; scrollback adds lines that scrolled off the top; attrs adds colours and attributes. " +
 		"Waits first like read_output: returns when until matches the screen text, the program awaits input, it exits, the screen has not changed for settle_ms, or timeout_ms passes (defaults 5000 / 300).",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.readScreen)
+		OutputSchema: screenOutputSchema(),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.readScreen)
 }
 
 // ScreenInput are read_screen's arguments.
 type ScreenInput struct {
 	SessionID   string   `json:"session_id" jsonschema:"session id (or name)"`
 	ReaderID    int      `json:"reader_id,omitempty" jsonschema:"reader whose last screen changed_only compares with (default 0)"`
-	ChangedOnly bool     `json:"changed_only,omitempty" jsonschema:"return only the rows whose text changed since this reader's last read_screen (all rows the first time and after a resize)"`
+	ChangedOnly bool     `json:"changed_only,omitempty" jsonschema:"return only the rows whose text (with attrs: or style) changed since this reader's last read_screen (all rows the first time and after a resize)"`
 	Scrollback  int      `json:"scrollback,omitempty" jsonschema:"also return up to this many lines that scrolled off the top of the main screen, oldest first (0-100, default 0)"`
+	Attrs       bool     `json:"attrs,omitempty" jsonschema:"also return colours and attributes: per row, runs [col, len, style] of cells unlike the screen's base style, e.g. [2, 8, \"reverse fg=red bg=236\"] (at most 20 per row)"`
 	TimeoutMs   *int     `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms; 0 = return the screen now; capped at 60000 (default 5000)"`
 	Until       string   `json:"until,omitempty" jsonschema:"RE2 regex over the screen text (rows joined by newlines, ^ and $ matching at row ends); returns as soon as the screen shows it"`
 	SettleMs    *int     `json:"settle_ms,omitempty" jsonschema:"return once the screen has not changed for this many ms (counted from the last output, which may be before the call); 0 = off (default 300)"`
@@ -59,6 +61,8 @@ type ScreenResult struct {
 	AltScreen    bool          `json:"alt_screen" jsonschema:"a full-screen program is drawing on the alternate screen"`
 	Title        string        `json:"title,omitempty" jsonschema:"window title the program set"`
 	Scrollback   []string      `json:"scrollback,omitempty" jsonschema:"lines above the screen, oldest first"`
+	AttrsBase    string        `json:"attrs_base,omitempty" jsonschema:"with attrs, when most cells are not in the default style: their style; attrs then lists the cells that differ from it (unstyled ones as \"default\")"`
+	Attrs        []RowAttrs    `json:"attrs,omitempty" jsonschema:"with attrs: the rows (of lines, or with changed_only of changed) with cells in another style than attrs_base (default: unstyled)"`
 	Reason       string        `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
 	State        string        `json:"state" jsonschema:"running, awaiting_input, awaiting_password or exited"`
 	StateDetail  string        `json:"state_detail,omitempty"`
@@ -82,7 +86,7 @@ func (t *tools) readScreen(ctx context.Context, _ *mcp.CallToolRequest, in Scree
 	if err != nil {
 		return ScreenResult{}, err
 	}
-	r, err := s.Screen(ctx, session.ScreenOptions{Reader: in.ReaderID, ChangedOnly: in.ChangedOnly, Scrollback: in.Scrollback, Wait: w})
+	r, err := s.Screen(ctx, session.ScreenOptions{Reader: in.ReaderID, ChangedOnly: in.ChangedOnly, Scrollback: in.Scrollback, Styles: in.Attrs, Wait: w})
 	if err != nil {
 		return ScreenResult{}, err
 	}
@@ -93,12 +97,19 @@ func (t *tools) readScreen(ctx context.Context, _ *mcp.CallToolRequest, in Scree
 		Reason: string(r.Wait.Reason), State: r.Wait.State, StateDetail: r.Wait.Detail, Match: r.Wait.Match,
 		LostBytes: r.Lost, PendingBytes: r.Pending, ElapsedMs: float64(r.Wait.Elapsed.Microseconds()) / 1000,
 	}
+	if in.Attrs {
+		out.AttrsBase = baseStyle(sn.Styles, sn.Cols)
+	}
 	if in.ChangedOnly {
 		for _, row := range r.Changed {
 			out.Changed = append(out.Changed, ChangedRow{Row: row, Text: sn.Lines[row]})
+			out.Attrs = appendRowAttrs(out.Attrs, row, sn.Styles, out.AttrsBase, sn.Cols)
 		}
 	} else {
 		out.Lines = screen.TrimBottom(sn.Lines)
+		for row := range sn.Styles {
+			out.Attrs = appendRowAttrs(out.Attrs, row, sn.Styles, out.AttrsBase, sn.Cols)
+		}
 	}
 	if st := s.Status(); st != nil && out.State == "exited" {
 		if st.Signal != "" {
@@ -131,6 +142,12 @@ func (r ScreenResult) Text() string {
 		for _, l := range r.Lines {
 			b.WriteString(l + "\n")
 		}
+	}
+	if r.AttrsBase != "" {
+		fmt.Fprintf(&b, "attrs base: %s (cells below differ)\n", r.AttrsBase)
+	}
+	for _, a := range r.Attrs {
+		a.text(&b)
 	}
 	fmt.Fprintf(&b, "[%s screen %dx%d", r.SessionID, r.Cols, r.Rows)
 	if r.AltScreen {

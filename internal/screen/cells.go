@@ -101,17 +101,20 @@ func (s *Screen) deleteCells(n int) bool {
 }
 
 // eraseAbove is ED 1: the rows above the cursor and its row up to and
-// including the cursor's column become blanks.
+// including the cursor's column become blanks of the current background
+// colour. The emulator's ED 1 blanks the cursor's whole row (with that
+// colour), so the cells after the cursor are put back; a wide character
+// the cursor's column splits stays blank.
 func (s *Screen) eraseAbove() {
 	pos := s.emu.CursorPosition()
-	w := s.emu.Width()
-	for y := 0; y <= pos.Y; y++ {
-		end := w
-		if y == pos.Y {
-			end = min(pos.X+1, w)
-		}
-		for x := range end {
-			s.emu.SetCell(x, y, &uv.EmptyCell)
+	cells := s.row(pos.Y)
+	s.erasing = true
+	s.nested("\x1b[1J")
+	s.erasing = false
+	for x := pos.X + 1; x < len(cells); x++ {
+		if cells[x].Width > 0 {
+			c := cells[x]
+			s.emu.SetCell(x, pos.Y, &c)
 		}
 	}
 }

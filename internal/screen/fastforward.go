@@ -13,7 +13,8 @@ import (
 // build log or `cat bigfile` costs a full-screen copy per line: a few MB/s
 // where the PTY delivers over 100 MB/s. But when output is plain text
 // (printable characters, \r\n, \t, \b, BEL, and only the colour (SGR) and
-// erase-in-line (EL) sequences), what a full rendering leaves behind is
+// erase-in-line (EL) sequences, with no background colour: see penBg),
+// what a full rendering leaves behind is
 // determined by its last lines alone: the last rows+1 lines fill the
 // screen, the scrollback lines before them fill the scrollback, and
 // everything earlier is gone whatever it was. So a long plain slice
@@ -40,9 +41,9 @@ import (
 //     screen is full of plain lines where anything else starts); each cut
 //     sits right after a "\r\n".
 //
-// The text, the scrollback and the cursor are identical to a full
-// rendering (a property test checks this); only colours may differ (the pen
-// state of dropped SGR sequences), which a text snapshot does not show, and
+// The text, the visible rows' colours, the scrollback text and the cursor
+// are identical to a full rendering (a property test checks this); the
+// scrollback's colours may differ (history starts with a reset pen), and
 // tab stops set by the program are not applied to history lines.
 
 // fastForward feeds p to the emulator, fast-forwarding where it can.
@@ -58,6 +59,8 @@ func (s *Screen) fastForward(p []byte) {
 				if s.canSkip() {
 					s.skipped += int64(hist)
 					s.replay(rest[hist:tail])
+					// The tail is drawn with the pen the skipped lines left.
+					s.write(penSGR(rest[:tail]))
 					rest = rest[tail:]
 				}
 				p = rest
@@ -68,7 +71,83 @@ func (s *Screen) fastForward(p []byte) {
 }
 
 func (s *Screen) canSkip() bool {
-	return !s.noFastForward && !s.pendingEsc && !s.margins && !s.lrMargins && len(s.oddModes) == 0 && !s.emu.IsAltScreen()
+	return !s.noFastForward && !s.pendingEsc && !s.margins && !s.lrMargins && len(s.oddModes) == 0 && !s.emu.IsAltScreen() && !s.penBg
+}
+
+// Colours. Skipped lines change nothing but the pen, whose SGR sequences
+// are fed again before the tail (penSGR). A background colour is another
+// matter: a line that scrolls in is blank in the pen's background (back
+// colour erase), and the tail, drawn on a cleared screen, would not be.
+// So output is plain only while no background colour is set: penBg says
+// whether the pen may have one (conservatively: a restored cursor may
+// bring one back), and an SGR that may set one ends plain text.
+
+// sgrSetsBg reports whether an SGR's parameters may set a background
+// colour (any number that names one counts, even an index after 38;5).
+func sgrSetsBg(params []byte) bool {
+	n, digits := 0, false
+	for i := 0; i <= len(params); i++ {
+		if i < len(params) && params[i] >= '0' && params[i] <= '9' {
+			n, digits = n*10+int(params[i]-'0'), true
+			continue
+		}
+		if digits && (n >= 40 && n <= 48 || n >= 100 && n <= 107) {
+			return true
+		}
+		n, digits = 0, false
+	}
+	return false
+}
+
+// notePen follows an SGR's effect on penBg. After a 38, 48 or 58 colour
+// the numbers are colour values, so only a background is believed.
+func (s *Screen) notePen(params ansi.Params) {
+	if len(params) == 0 {
+		s.penBg = false
+		return
+	}
+	ext := false
+	for i := range params {
+		p := params[i].Param(0)
+		switch {
+		case p >= 40 && p <= 48 || p >= 100 && p <= 107:
+			s.penBg = true
+		case ext:
+		case p == 0 || p == 49:
+			s.penBg = false
+		}
+		if p == 38 || p == 48 || p == 58 {
+			ext = true
+		}
+	}
+}
+
+// penSGR is the SGR sequences in p from the last one that starts with a
+// reset: fed in order, they leave the pen as all of p's would.
+func penSGR(p []byte) []byte {
+	var seqs [][]byte
+	for i := 0; i < len(p); i++ {
+		j := bytes.IndexByte(p[i:], 0x1b)
+		if j < 0 {
+			break
+		}
+		i += j
+		n := csiLen(p[i:])
+		if n == 0 || p[i+n-1] != 'm' {
+			continue
+		}
+		seq := p[i : i+n]
+		params := seq[2 : n-1]
+		if j := bytes.IndexByte(params, ';'); j >= 0 {
+			params = params[:j]
+		}
+		if len(bytes.Trim(params, "0")) == 0 { // "", "0", "0;...": a reset first
+			seqs = seqs[:0]
+		}
+		seqs = append(seqs, seq)
+		i += n - 1
+	}
+	return bytes.Join(seqs, nil)
 }
 
 // split finds, in p (which starts at column 0 in the ground state), where
@@ -140,7 +219,7 @@ func plainLen(p []byte) int {
 			if n == 0 {
 				return i
 			}
-			if f := p[i+n-1]; f != 'm' && f != 'K' {
+			if f := p[i+n-1]; f != 'm' && f != 'K' || f == 'm' && sgrSetsBg(p[i+2:i+n-1]) {
 				return i
 			}
 			i += n - 1
@@ -220,7 +299,18 @@ func (s *Screen) track() {
 		s.margins = top > 1 || (bottom > 0 && bottom < s.emu.Height())
 		return false
 	})
+	s.emu.RegisterCsiHandler('m', func(params ansi.Params) bool {
+		s.notePen(params)
+		return false
+	})
+	// Saving and restoring the cursor saves and restores the pen.
+	save := func() bool { s.savedBg = s.savedBg || s.penBg; return false }
+	restore := func() bool { s.penBg = s.savedBg; return false }
+	s.emu.RegisterEscHandler('7', save)
+	s.emu.RegisterCsiHandler('s', func(ansi.Params) bool { return save() })
+	s.emu.RegisterEscHandler('8', restore)      // SCORC (CSI u) feeds ESC 8
 	s.emu.RegisterEscHandler('c', func() bool { // full reset: modes to defaults
+		s.penBg, s.savedBg = false, false
 		s.margins, s.lrMargins, s.appCursor = false, false, false
 		clear(s.oddModes)
 		return false

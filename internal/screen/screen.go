@@ -69,6 +69,8 @@ type Screen struct {
 	pendingEsc bool // the output fed so far ends inside an escape sequence
 	margins    bool // a scroll region narrower than the screen is set
 	lrMargins  bool // left/right margin mode is on
+	penBg      bool // the pen may have a background colour (see notePen)
+	savedBg    bool // a saved cursor's pen may have one: saved since the last reset
 	// oddModes: autowrap off, insert mode or newline mode is on; lines
 	// then render differently from the scratch emulator's defaults.
 	oddModes map[ansi.Mode]bool
@@ -79,6 +81,7 @@ type Screen struct {
 	scratchPr printer // guarded by mu; the same for scratch
 	replaying bool    // guarded by mu; fast-forward's replay: ED 3 keeps the emulator's meaning
 	switching bool    // guarded by mu; a screen-switch hook is feeding its own sequences
+	erasing   bool    // guarded by mu; an ED hook is feeding the emulator's own ED
 
 	noFastForward bool         // tests: render every byte, the reference for fast-forward
 	scratch       *vt.Emulator // guarded by mu; draws scrollback for fast-forward, made on first use
@@ -210,6 +213,12 @@ func (s *Screen) setMode(m ansi.Mode, on bool) {
 		s.lrMargins = on
 	case ansi.ModeCursorKeys:
 		s.appCursor = on
+	case ansi.ModeAltScreenSaveCursor: // saves the cursor on, restores it off
+		if on {
+			s.savedBg = s.savedBg || s.penBg
+		} else {
+			s.penBg = s.savedBg
+		}
 	case ansi.ModeAutoWrap:
 		s.setOdd(m, !on)
 	case ansi.ModeInsertReplace, ansi.ModeLineFeedNewLine:

@@ -149,7 +149,9 @@ func TestChanged_Rows(t *testing.T) {
 // screen, in scrollback, and the cursor. The reference renders every byte.
 func TestScreen_FastForwardMatchesFullRendering(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	words := []string{"alpha", "beta", "\x1b[1;32mgreen\x1b[0m", "日本", "x\ty", "a\bb", "\x1b[K", "\a", "long-" + strings.Repeat("w", 70)}
+	words := []string{"alpha", "beta", "\x1b[1;32mgreen\x1b[0m", "日本", "x\ty", "a\bb", "\x1b[K", "\a", "long-" + strings.Repeat("w", 70),
+		// Styles left on across lines, and the resets that end them.
+		"\x1b[33m", "\x1b[7m", "\x1b[4m", "\x1b[m", "\x1b[0;35m", "\x1b[22;1m"}
 	plainText := func(lines int) string {
 		var b strings.Builder
 		for range lines {
@@ -179,6 +181,11 @@ func TestScreen_FastForwardMatchesFullRendering(t *testing.T) {
 		{"insert mode", "\x1b[4h" + plainText(3000), false},
 		{"autowrap back on", "\x1b[?7l" + plainText(300) + "\x1b[?7h" + plainText(20000), true},
 		{"after a full reset", "\x1b[1;10r\x1b[4h\x1bc" + plainText(20000), true},
+		// Lines scrolled in with a background colour are blanks in it.
+		{"background colour on", "\x1b[44m" + strings.Repeat("line\r\n", 3000), false},
+		{"background colour later", plainText(3000) + "\x1b[41m" + strings.Repeat("line\r\n", 3000), true},
+		{"background colour off", "\x1b[44mx\x1b[0m\r\n" + plainText(3000), true},
+		{"background restored with the cursor", "\x1b[44m\x1b7\x1b[0m\x1b8" + strings.Repeat("line\r\n", 3000), false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -193,7 +200,12 @@ func TestScreen_FastForwardMatchesFullRendering(t *testing.T) {
 				ff.Write(p[:n])
 				p = p[n:]
 			}
-			a, b := ref.Snapshot(DefaultScrollback), ff.Snapshot(DefaultScrollback)
+			a, b := ref.StyledSnapshot(DefaultScrollback), ff.StyledSnapshot(DefaultScrollback)
+			for y := range a.Styles {
+				if !slices.Equal(a.Styles[y], b.Styles[y]) {
+					t.Fatalf("row %d %q: styles %v, fast-forward %v", y, a.Lines[y], a.Styles[y], b.Styles[y])
+				}
+			}
 			if !slices.Equal(a.Lines, b.Lines) || a.Cursor != b.Cursor || a.Title != b.Title {
 				t.Fatalf("screens differ:\n--- full ---\n%s\n%+v\n--- fast-forward ---\n%s\n%+v", strings.Join(a.Lines, "\n"), a.Cursor, strings.Join(b.Lines, "\n"), b.Cursor)
 			}

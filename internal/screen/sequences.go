@@ -94,13 +94,24 @@ func (s *Screen) hookSequences() {
 	// ED 3 clears the scrollback only; the emulator blanks the screen too.
 	// Fast-forward's replay relies on the emulator's version (see replay).
 	// ED 1 erases up to the cursor; the emulator erases its whole row.
+	// ED 2 leaves blanks of the current background colour, as xterm's
+	// (back colour erase, which curses relies on); the emulator's ED 0
+	// and ED 1 do, its ED 2 blanks without colour.
 	e.RegisterCsiHandler('J', func(params ansi.Params) bool {
+		if s.erasing {
+			return false
+		}
 		switch n, _, _ := params.Param(0, 0); {
 		case n == 3 && !s.replaying:
 			e.ClearScrollback()
 			return true
 		case n == 1:
 			s.eraseAbove()
+			return true
+		case n == 2:
+			s.erasing = true
+			s.nested("\x1b[2J\x1b[1J\x1b[0J")
+			s.erasing = false
 			return true
 		}
 		return false

@@ -21,7 +21,10 @@ type Snapshot struct {
 	AltScreen  bool
 	Title      string
 	Scrollback []string // lines above the screen, oldest first
-	Written    int64    // bytes of output rendered into this snapshot
+	// Styles holds, per visible row, its runs of non-default style; only
+	// StyledSnapshot fills it (nil otherwise, and nil for a plain row).
+	Styles  [][]Run
+	Written int64 // bytes of output rendered into this snapshot
 	// Version changes whenever output or a resize changed the screen, so a
 	// waiter can tell "nothing happened" without comparing text.
 	Version uint64
@@ -30,6 +33,15 @@ type Snapshot struct {
 // Snapshot copies the screen and up to scrollback lines that scrolled off
 // its top (the main screen's; the alternate screen keeps none).
 func (s *Screen) Snapshot(scrollback int) Snapshot {
+	return s.snapshot(scrollback, false)
+}
+
+// StyledSnapshot is Snapshot with the visible rows' Styles.
+func (s *Screen) StyledSnapshot(scrollback int) Snapshot {
+	return s.snapshot(scrollback, true)
+}
+
+func (s *Screen) snapshot(scrollback int, styles bool) Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := s.emu
@@ -53,6 +65,12 @@ func (s *Screen) Snapshot(scrollback int) Snapshot {
 			}
 		}
 		snap.Lines[y] = strings.TrimRight(b.String(), " ")
+	}
+	if styles {
+		snap.Styles = make([][]Run, rows)
+		for y := range rows {
+			snap.Styles[y] = s.rowRuns(y, nil)
+		}
 	}
 	pos := e.CursorPosition()
 	snap.Cursor = Cursor{Row: pos.Y, Col: pos.X, Visible: !s.cursorHidden}

@@ -59,12 +59,12 @@ type screenFeed struct {
 	wake chan struct{} // cap 1: a resize is queued or a reader waits for the screen
 
 	mu       sync.Mutex
-	fed      int64            // guarded by mu; log offset rendered up to
-	lost     int64            // guarded by mu; bytes evicted before the feeder read them
-	finished bool             // guarded by mu; the feeder reached the end of the log
-	progress chan struct{}    // guarded by mu; closed and replaced when fed moves
-	resizes  []queuedResize   // guarded by mu; applied when fed reaches at
-	last     map[int][]string // guarded by mu; per reader, the lines last returned
+	fed      int64              // guarded by mu; log offset rendered up to
+	lost     int64              // guarded by mu; bytes evicted before the feeder read them
+	finished bool               // guarded by mu; the feeder reached the end of the log
+	progress chan struct{}      // guarded by mu; closed and replaced when fed moves
+	resizes  []queuedResize     // guarded by mu; applied when fed reaches at
+	last     map[int]lastScreen // guarded by mu; per reader, the rows last returned
 }
 
 // queuedResize is a terminal size change at a point in the output: bytes
@@ -90,7 +90,7 @@ func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
 		s.mgr.log.Warn("no screen", "session", s.ID, "err", err)
 		return nil
 	}
-	return &screenFeed{scr: scr, wake: make(chan struct{}, 1), progress: make(chan struct{}), last: map[int][]string{}}
+	return &screenFeed{scr: scr, wake: make(chan struct{}, 1), progress: make(chan struct{}), last: map[int]lastScreen{}}
 }
 
 // feedScreen is the feeder goroutine: it renders the log into the screen

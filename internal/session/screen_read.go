@@ -17,6 +17,9 @@ type ScreenOptions struct {
 	Reader      int  // whose last screen ChangedOnly compares with
 	ChangedOnly bool // report the rows changed since this reader's last screen
 	Scrollback  int  // lines above the screen to include (main screen only)
+	// Styles adds each visible row's runs of colours and attributes; a
+	// row whose style changed then counts as changed for ChangedOnly.
+	Styles bool
 	// Wait: Until matches the screen text, Settle is "the screen has not
 	// changed for this long", Timeout bounds it; exit ends it too, and
 	// awaiting input unless IgnoreInput.
@@ -26,7 +29,7 @@ type ScreenOptions struct {
 // ScreenResult is a rendered screen and why the wait ended.
 type ScreenResult struct {
 	Snapshot screen.Snapshot
-	Changed  []int // with ChangedOnly: rows whose text differs from the reader's last screen
+	Changed  []int // with ChangedOnly: rows whose text (and with Styles, style) differs from the reader's last screen
 	Wait     WaitResult
 	Lost     int64 // output evicted before it was rendered: the screen may be wrong
 	Pending  int64 // output not rendered yet when the wait for the feeder gave up
@@ -60,10 +63,18 @@ func (s *Session) Screen(ctx context.Context, o ScreenOptions) (ScreenResult, er
 	f := s.scr
 	f.mu.Lock()
 	res.Lost = f.lost
+	last, now := f.last[o.Reader], lastScreen{lines: res.Snapshot.Lines, keys: rowKeys(res.Snapshot)}
 	if o.ChangedOnly {
-		res.Changed = screen.Changed(f.last[o.Reader], res.Snapshot.Lines)
+		before, after := last.lines, now.lines
+		if now.keys != nil {
+			before, after = last.keys, now.keys
+			if before == nil { // the last read had no styles: compare with its text
+				before = last.lines
+			}
+		}
+		res.Changed = screen.Changed(before, after)
 	}
-	f.last[o.Reader] = res.Snapshot.Lines
+	f.last[o.Reader] = now
 	for id := range f.last {
 		if !slices.Contains(ids, id) { // the reader was unregistered
 			delete(f.last, id)
@@ -76,7 +87,33 @@ func (s *Session) Screen(ctx context.Context, o ScreenOptions) (ScreenResult, er
 // snapshot renders everything the log holds now and copies the screen.
 func (s *Session) snapshot(ctx context.Context, o ScreenOptions) (screen.Snapshot, int64) {
 	pending := s.scr.syncTo(ctx, s.log.Stats().End, time.Now().Add(syncWait))
+	if o.Styles {
+		return s.scr.scr.StyledSnapshot(o.Scrollback), pending
+	}
 	return s.scr.scr.Snapshot(o.Scrollback), pending
+}
+
+// lastScreen is a reader's last screen as ChangedOnly compares it.
+type lastScreen struct {
+	lines []string // the rows' text
+	keys  []string // with Styles: rowKeys; nil after a plain read
+}
+
+// rowKeys is what ChangedOnly compares per row when styles are asked for:
+// the text, and for a styled row its runs too (nil without styles). A
+// styled read after a plain one compares with that read's text, so its
+// styled rows count as changed once: reported, never missed.
+func rowKeys(sn screen.Snapshot) []string {
+	if sn.Styles == nil {
+		return nil
+	}
+	keys := slices.Clone(sn.Lines)
+	for y, runs := range sn.Styles {
+		if len(runs) > 0 {
+			keys[y] += "\x00" + fmt.Sprint(runs)
+		}
+	}
+	return keys
 }
 
 func (s *Session) waitScreen(ctx context.Context, o ScreenOptions, start time.Time) ScreenResult {

@@ -248,16 +248,8 @@ func (a *remoteAnswer) records() ([]remoteProc, error) {
 // for a local one.
 func (p *remoteProc) classify(table []sysInfo, th remoteThread, decode bool) threadResult {
 	r := threadResult{tid: th.tid, state: th.state, nr: -1, fd: -1, timeout: -1}
-	switch th.state {
-	case 'Z', 'X', 'x':
-		r.class = thGone
-		return r
-	case 'T', 't':
-		r.class = thStopped
-		return r
-	case 'S':
-	default:
-		r.class = thBusy
+	if c, final := stateClass(th.state); final {
+		r.class = c
 		return r
 	}
 	switch {

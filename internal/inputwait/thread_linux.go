@@ -171,16 +171,8 @@ func (in *inspector) classifyThread(p *procCtx, tid int, decode bool) threadResu
 		return r
 	}
 	r.state = st.state
-	switch st.state {
-	case 'Z', 'X', 'x':
-		r.class = thGone
-		return r
-	case 'T', 't':
-		r.class = thStopped
-		return r
-	case 'S':
-	default:
-		r.class = thBusy
+	if c, final := stateClass(st.state); final {
+		r.class = c
 		return r
 	}
 	if !decode {
@@ -435,4 +427,19 @@ func (in *inspector) growMem(n int) []byte {
 		in.mem = make([]byte, n)
 	}
 	return in.mem[:n]
+}
+
+// stateClass classifies a thread by its scheduler state alone: gone,
+// stopped and busy (anything but sleeping) are final; only a sleeping
+// thread needs its syscall looked at.
+func stateClass(state byte) (c threadClass, final bool) {
+	switch state {
+	case 'Z', 'X', 'x':
+		return thGone, true
+	case 'T', 't':
+		return thStopped, true
+	case 'S':
+		return 0, false
+	}
+	return thBusy, true
 }

@@ -115,19 +115,8 @@ func (p *ptyProcess) Write(b []byte, deadline time.Time) (int, error) {
 
 func (p *ptyProcess) CloseStdin() error { return ErrNotPTY }
 
-// Termios reads the slave's line discipline settings through the master
-// (on Linux, TCGETS on a master acts on its slave).
-func (p *ptyProcess) Termios() (unix.Termios, error) {
-	var t *unix.Termios
-	var err error
-	if cerr := p.rc.Control(func(fd uintptr) { t, err = unix.IoctlGetTermios(int(fd), unix.TCGETS) }); cerr != nil {
-		return unix.Termios{}, cerr
-	}
-	if err != nil {
-		return unix.Termios{}, fmt.Errorf("read terminal modes: %w", err)
-	}
-	return *t, nil
-}
+// Termios reads the slave's line discipline settings through the master.
+func (p *ptyProcess) Termios() (unix.Termios, error) { return inputwait.PTYTermios(p.master) }
 
 func (p *ptyProcess) Resize(rows, cols int) error {
 	p.smu.Lock()

@@ -141,7 +141,7 @@ func (in *inspector) inspect(t Target) (Probe, error) {
 			// program sets them (read -s turns echo off) and then reads.
 			// Read after the block was seen, they are the ones it reads
 			// with.
-			if tio, err := ptyTermios(t.PTY); err == nil {
+			if tio, err := PTYTermios(t.PTY); err == nil {
 				view.termios = tio
 			}
 		}

@@ -72,8 +72,9 @@ func queryPTY(master *os.File, tty uint64) (ptyView, error) {
 	return v, nil
 }
 
-// ptyTermios reads the slave's line discipline settings through the master.
-func ptyTermios(master *os.File) (unix.Termios, error) {
+// PTYTermios reads the slave's line discipline settings through the master
+// (on Linux, TCGETS on a master acts on its slave).
+func PTYTermios(master *os.File) (unix.Termios, error) {
 	var tio unix.Termios
 	err := withFd(master, func(fd int) error {
 		t, err := unix.IoctlGetTermios(fd, unix.TCGETS)

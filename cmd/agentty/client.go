@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 
@@ -26,12 +25,6 @@ func connectSelf(ctx context.Context, extra ...string) (*mcp.ClientSession, erro
 
 // call invokes a tool, treating a tool error as an error, and decodes its
 // structured result into out.
-func call(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any, out any) (*mcp.CallToolResult, error) {
-	res, err := toolcall.Call(ctx, cs, name, args, out)
-	if err == nil && res.IsError {
-		err = fmt.Errorf("%s: %s", name, toolcall.Text(res))
-	}
-	return res, err
-}
+var call = toolcall.Checked
 
 var textOf = toolcall.Text

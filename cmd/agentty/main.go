@@ -48,7 +48,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "demo":
 		return demo(args[1:], stdout, stderr)
 	case "bench":
-		return bench(args[1:], stdout, stderr)
+		return runBench(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "agentty", version)
 		return 0

@@ -6,6 +6,7 @@ package toolcall
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,4 +36,14 @@ func Text(res *mcp.CallToolResult) string {
 		}
 	}
 	return b.String()
+}
+
+// Checked is Call with a tool error returned as an error that names the
+// tool and quotes its text, for clients that stop at the first failure.
+func Checked(ctx context.Context, cs *mcp.ClientSession, name string, args map[string]any, out any) (*mcp.CallToolResult, error) {
+	res, err := Call(ctx, cs, name, args, out)
+	if err == nil && res.IsError {
+		err = fmt.Errorf("%s: %s", name, Text(res))
+	}
+	return res, err
 }

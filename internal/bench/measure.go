@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bytes"
@@ -19,10 +19,21 @@ import (
 
 	"github.com/creack/pty"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/toolcall"
 )
 
-// benchLatency summarises a set of timings in milliseconds.
-type benchLatency struct {
+// call invokes a tool, treating a tool error as an error.
+var call = toolcall.Checked
+
+// runner launches the measured "agentty serve" processes.
+type runner struct {
+	exe     string // the agentty binary
+	version string // reported as the client's version
+}
+
+// Latency summarises a set of timings in milliseconds.
+type Latency struct {
 	Count    int     `json:"count"`
 	MedianMs float64 `json:"median_ms"`
 	P95Ms    float64 `json:"p95_ms"`
@@ -31,9 +42,9 @@ type benchLatency struct {
 	MaxMs    float64 `json:"max_ms"`
 }
 
-func summarizeLatency(ds []time.Duration) benchLatency {
+func summarizeLatency(ds []time.Duration) Latency {
 	if len(ds) == 0 {
-		return benchLatency{}
+		return Latency{}
 	}
 	s := slices.Clone(ds)
 	slices.Sort(s)
@@ -43,26 +54,26 @@ func summarizeLatency(ds []time.Duration) benchLatency {
 		i := max(int(math.Ceil(p*float64(len(s))))-1, 0)
 		return benchMs(s[i])
 	}
-	return benchLatency{Count: len(s), MedianMs: rank(0.5), P95Ms: rank(0.95), P99Ms: rank(0.99), MinMs: benchMs(s[0]), MaxMs: benchMs(s[len(s)-1])}
+	return Latency{Count: len(s), MedianMs: rank(0.5), P95Ms: rank(0.95), P99Ms: rank(0.99), MinMs: benchMs(s[0]), MaxMs: benchMs(s[len(s)-1])}
 }
 
 func benchMs(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 
-// benchServer launches "agentty serve" over stdio like connectSelf, but
-// also returns the server's *exec.Cmd so its memory can be read from /proc.
-func benchServer(ctx context.Context, extra ...string) (*mcp.ClientSession, *exec.Cmd, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, nil, err
+// server launches "agentty serve" over stdio as an MCP client
+// application would, and returns the server's *exec.Cmd so its memory can
+// be read from /proc.
+func (rn *runner) server(ctx context.Context, extra ...string) (*mcp.ClientSession, *exec.Cmd, error) {
+	if rn.exe == "" {
+		return nil, nil, errors.New("no agentty binary to measure")
 	}
 	// Measurements run without the transcript store unless one names a
 	// data directory: nothing of a bench lands in the user's store.
 	if !slices.Contains(extra, "-data-dir") {
 		extra = append([]string{"-no-store"}, extra...)
 	}
-	cmd := exec.Command(exe, append([]string{"serve", "-log-level", "warn"}, extra...)...)
+	cmd := exec.Command(rn.exe, append([]string{"serve", "-log-level", "warn"}, extra...)...)
 	cmd.Stderr = os.Stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "agentty-bench", Version: version}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "agentty-bench", Version: rn.version}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		return nil, nil, err
@@ -70,35 +81,35 @@ func benchServer(ctx context.Context, extra ...string) (*mcp.ClientSession, *exe
 	return cs, cmd, nil
 }
 
-// benchColdStart times launching "agentty serve" until its tools/list
+// coldStart times launching "agentty serve" until its tools/list
 // answer arrives: what a client waits for before it can use any tool.
-func benchColdStart(ctx context.Context, runs int) (benchLatency, error) {
+func (rn *runner) coldStart(ctx context.Context, runs int) (Latency, error) {
 	var ds []time.Duration
 	for range runs {
 		t0 := time.Now()
-		cs, _, err := benchServer(ctx)
+		cs, _, err := rn.server(ctx)
 		if err != nil {
-			return benchLatency{}, err
+			return Latency{}, err
 		}
 		tl, err := cs.ListTools(ctx, nil)
 		d := time.Since(t0)
 		cs.Close()
 		if err != nil {
-			return benchLatency{}, err
+			return Latency{}, err
 		}
 		if len(tl.Tools) == 0 {
-			return benchLatency{}, errors.New("tools/list returned no tools")
+			return Latency{}, errors.New("tools/list returned no tools")
 		}
 		ds = append(ds, d)
 	}
 	return summarizeLatency(ds), nil
 }
 
-// benchMemory reads the server's resident memory idle and with n idle
+// memory reads the server's resident memory idle and with n idle
 // sessions, then terminates the sessions.
-func benchMemory(ctx context.Context, n int) (memBench, error) {
-	m := memBench{Sessions: n}
-	cs, cmd, err := benchServer(ctx, "-max-sessions", strconv.Itoa(n+8))
+func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
+	m := Memory{Sessions: n}
+	cs, cmd, err := rn.server(ctx, "-max-sessions", strconv.Itoa(n+8))
 	if err != nil {
 		return m, err
 	}
@@ -150,11 +161,11 @@ func benchRSSKiB(pid int) (int64, error) {
 	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
 }
 
-// benchREPL measures send_input round trips through agentty in PTY and pipe
+// repl measures send_input round trips through agentty in PTY and pipe
 // mode, and the same exchange directly on a PTY for reference.
-func benchREPL(ctx context.Context, n int) (replBench, error) {
-	var r replBench
-	cs, _, err := benchServer(ctx)
+func (rn *runner) repl(ctx context.Context, n int) (REPL, error) {
+	var r REPL
+	cs, _, err := rn.server(ctx)
 	if err != nil {
 		return r, err
 	}
@@ -293,10 +304,10 @@ func ingestPipeline(size int64) string {
 	return fmt.Sprintf("yes %s | head -c %d", ingestLine, size)
 }
 
-// benchIngest measures how fast agentty takes in output in pipe and PTY
+// ingest measures how fast agentty takes in output in pipe and PTY
 // mode, and how fast the same pipeline runs with no agentty at all.
-func benchIngest(ctx context.Context, size int64) ([]ingestResult, error) {
-	var out []ingestResult
+func (rn *runner) ingest(ctx context.Context, size int64) ([]Ingest, error) {
+	var out []Ingest
 	for _, v := range []struct{ mode, name, flag string }{
 		{"pipe", "agentty pipe mode", ""},
 		{"pty", "agentty pty mode", ""},
@@ -308,7 +319,7 @@ func benchIngest(ctx context.Context, size int64) ([]ingestResult, error) {
 		if v.mode == "pty" {
 			want += size / int64(len(ingestLine)+1)
 		}
-		in, err := agenttyIngest(ctx, v.mode, size, want, "", v.flag)
+		in, err := rn.agenttyIngest(ctx, v.mode, size, want, "", v.flag)
 		if err != nil {
 			return out, fmt.Errorf("%s: %w", v.name, err)
 		}
@@ -321,7 +332,7 @@ func benchIngest(ctx context.Context, size int64) ([]ingestResult, error) {
 		if err != nil {
 			return out, err
 		}
-		in, err = agenttyIngest(ctx, v.mode, size, want, dir)
+		in, err = rn.agenttyIngest(ctx, v.mode, size, want, dir)
 		_ = os.RemoveAll(dir)
 		if err != nil {
 			return out, fmt.Errorf("%s with store: %w", v.name, err)
@@ -362,22 +373,22 @@ type benchCounter struct{ n int64 }
 
 func (c *benchCounter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
 
-func ingestRate(name string, size, counted int64, d time.Duration) ingestResult {
-	return ingestResult{Name: name, Bytes: size, Counted: counted, Seconds: d.Seconds(), MBps: float64(size) / 1e6 / d.Seconds()}
+func ingestRate(name string, size, counted int64, d time.Duration) Ingest {
+	return Ingest{Name: name, Bytes: size, Counted: counted, Seconds: d.Seconds(), MBps: float64(size) / 1e6 / d.Seconds()}
 }
 
 // agenttyIngest runs the pipeline as a session and times it from
 // start_process until read_output reports the session exited; the server
 // reports exited only after the last output was collected, and the byte
 // count is checked against what the program wrote.
-func agenttyIngest(ctx context.Context, mode string, size, want int64, dataDir string, extra ...string) (ingestResult, error) {
+func (rn *runner) agenttyIngest(ctx context.Context, mode string, size, want int64, dataDir string, extra ...string) (Ingest, error) {
 	flags := extra
 	if dataDir != "" {
 		flags = append(flags, "-data-dir", dataDir)
 	}
-	cs, cmd, err := benchServer(ctx, flags...)
+	cs, cmd, err := rn.server(ctx, flags...)
 	if err != nil {
-		return ingestResult{}, err
+		return Ingest{}, err
 	}
 	defer cs.Close()
 	var st struct {
@@ -385,7 +396,7 @@ func agenttyIngest(ctx context.Context, mode string, size, want int64, dataDir s
 	}
 	t0 := time.Now()
 	if _, err := call(ctx, cs, "start_process", map[string]any{"command": ingestPipeline(size), "mode": mode, "timeout_ms": 0}, &st); err != nil {
-		return ingestResult{}, err
+		return Ingest{}, err
 	}
 	for {
 		var r struct {
@@ -395,13 +406,13 @@ func agenttyIngest(ctx context.Context, mode string, size, want int64, dataDir s
 		// One byte per call: the bench measures ingest, not transfer to the client.
 		args := map[string]any{"session_id": st.SessionID, "timeout_ms": 60000, "settle_ms": 0, "max_bytes": 1, "overflow": "page"}
 		if _, err := call(ctx, cs, "read_output", args, &r); err != nil {
-			return ingestResult{}, err
+			return Ingest{}, err
 		}
 		if r.State == "exited" {
 			break
 		}
 		if r.Reason != "timeout" {
-			return ingestResult{}, fmt.Errorf("read_output returned %q in state %s, want exited or timeout", r.Reason, r.State)
+			return Ingest{}, fmt.Errorf("read_output returned %q in state %s, want exited or timeout", r.Reason, r.State)
 		}
 	}
 	d := time.Since(t0)
@@ -410,13 +421,13 @@ func agenttyIngest(ctx context.Context, mode string, size, want int64, dataDir s
 		ExitCode *int  `json:"exit_code"`
 	}
 	if _, err := call(ctx, cs, "get_session_info", map[string]any{"session_id": st.SessionID}, &info); err != nil {
-		return ingestResult{}, err
+		return Ingest{}, err
 	}
 	if info.Bytes != want {
-		return ingestResult{}, fmt.Errorf("session counted %d bytes, want %d", info.Bytes, want)
+		return Ingest{}, fmt.Errorf("session counted %d bytes, want %d", info.Bytes, want)
 	}
 	if info.ExitCode == nil || *info.ExitCode != 0 {
-		return ingestResult{}, fmt.Errorf("pipeline did not exit 0: %v", info.ExitCode)
+		return Ingest{}, fmt.Errorf("pipeline did not exit 0: %v", info.ExitCode)
 	}
 	if dataDir == "" {
 		return ingestRate("agentty "+mode+" mode, --no-store", size, info.Bytes, d), nil
@@ -461,12 +472,12 @@ func dirSize(dir string) int64 {
 
 // directPTYIngest reads the pipeline's output from a PTY master in this
 // process: the kernel's PTY throughput, the floor for agentty's PTY mode.
-func directPTYIngest(size, want int64, limit time.Duration) (ingestResult, error) {
+func directPTYIngest(size, want int64, limit time.Duration) (Ingest, error) {
 	cmd := exec.Command("sh", "-c", ingestPipeline(size))
 	t0 := time.Now()
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
 	if err != nil {
-		return ingestResult{}, err
+		return Ingest{}, err
 	}
 	// pty.Start makes the shell a session leader, so its pid is the process
 	// group of the whole pipeline; killing it ends the read below.
@@ -479,13 +490,13 @@ func directPTYIngest(size, want int64, limit time.Duration) (ingestResult, error
 	f.Close()
 	// EIO is how a PTY master reports that every slave end was closed.
 	if err != nil && !errors.Is(err, syscall.EIO) {
-		return ingestResult{}, err
+		return Ingest{}, err
 	}
 	if werr != nil {
-		return ingestResult{}, werr
+		return Ingest{}, werr
 	}
 	if cw.n != want {
-		return ingestResult{}, fmt.Errorf("read %d bytes from the pty, want %d", cw.n, want)
+		return Ingest{}, fmt.Errorf("read %d bytes from the pty, want %d", cw.n, want)
 	}
 	return ingestRate("program alone, read through a pty", size, cw.n, d), nil
 }

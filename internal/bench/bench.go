@@ -1,0 +1,204 @@
+// Package bench measures agentty as its users meet it: it drives a real
+// "agentty serve" over stdio exactly as an MCP client does and reports
+// round-trip latency, ingest throughput, server memory and cold-start
+// time, each beside the same work done without agentty.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+)
+
+// Config is one run's parameters.
+type Config struct {
+	N        int    // REPL round trips per mode
+	Size     int64  // bytes each ingest run produces
+	SizeText string // Size as given, for the command line in Results
+	Sessions int    // idle sessions started for the memory measurement
+	// Exe is the agentty binary whose "serve" is measured (default: this
+	// executable); Version is its version, for the record.
+	Exe, Version string
+	// Progress receives a line as each measurement begins (nil: none).
+	Progress io.Writer
+}
+
+// Results is everything one bench run measured; -json prints it as is,
+// so its field names are a stable, machine-readable record of a run.
+type Results struct {
+	Command string   `json:"command"`
+	Env     Env      `json:"env"`
+	REPL    REPL     `json:"repl"`
+	Ingest  []Ingest `json:"ingest"`
+	Memory  Memory   `json:"memory"`
+	Cold    Latency  `json:"cold_start"`
+	Failed  []string `json:"failures,omitempty"`
+}
+
+// Env records what the numbers were measured on; without it they
+// cannot be compared between machines.
+type Env struct {
+	Agentty string `json:"agentty"`
+	Go      string `json:"go"`
+	OS      string `json:"os"`
+	Kernel  string `json:"kernel"`
+	CPU     string `json:"cpu"`
+	CPUs    int    `json:"cpus"`
+	Python  string `json:"python"`
+}
+
+// REPL is the round-trip section: agentty over a PTY and over pipes,
+// and the same round trip done directly on a PTY without agentty.
+type REPL struct {
+	PTY              Latency `json:"agentty_pty"`
+	Pipe             Latency `json:"agentty_pipe"`
+	Direct           Latency `json:"direct_pty"`
+	OverheadMedianMs float64 `json:"overhead_median_ms"`
+	OverheadP95Ms    float64 `json:"overhead_p95_ms"`
+	Mismatches       int     `json:"mismatches"`
+}
+
+// Ingest is one throughput measurement.
+type Ingest struct {
+	Name    string  `json:"name"`
+	Bytes   int64   `json:"program_bytes"`
+	Counted int64   `json:"counted_bytes,omitempty"`
+	Seconds float64 `json:"seconds"`
+	MBps    float64 `json:"mb_per_s"`
+	// With the transcript store: bytes on disk after the run, per byte of
+	// output, and output the writer could not keep up with.
+	DiskBytes int64   `json:"disk_bytes,omitempty"`
+	WriteAmp  float64 `json:"write_amplification,omitempty"`
+	GapBytes  int64   `json:"gap_bytes,omitempty"`
+}
+
+// Memory is the server memory section.
+type Memory struct {
+	Sessions      int     `json:"sessions"`
+	IdleKiB       int64   `json:"rss_idle_kib"`
+	LoadedKiB     int64   `json:"rss_with_sessions_kib"`
+	PerSessionKiB float64 `json:"per_session_kib"`
+}
+
+// Run measures cold start, server memory, REPL round trips and ingest
+// throughput, in that order; a measurement that fails is recorded in
+// Failed and the others still run.
+func Run(ctx context.Context, cfg Config) *Results {
+	if cfg.Exe == "" {
+		cfg.Exe, _ = os.Executable()
+	}
+	if cfg.Progress == nil {
+		cfg.Progress = io.Discard
+	}
+	rn := &runner{exe: cfg.Exe, version: cfg.Version}
+	res := &Results{
+		Command: fmt.Sprintf("agentty bench -n %d -size %s -sessions %d", cfg.N, cfg.SizeText, cfg.Sessions),
+		Env:     environment(cfg.Version),
+	}
+	progress := func(what string) { fmt.Fprintf(cfg.Progress, "bench: %s...\n", what) }
+	fail := func(what string, err error) {
+		res.Failed = append(res.Failed, fmt.Sprintf("%s: %v", what, err))
+	}
+	var err error
+	progress("cold start")
+	if res.Cold, err = rn.coldStart(ctx, 10); err != nil {
+		fail("cold start", err)
+	}
+	// Memory is measured on a fresh server so the ingest runs' buffers do
+	// not count as idle memory.
+	progress("server memory")
+	if res.Memory, err = rn.memory(ctx, cfg.Sessions); err != nil {
+		fail("memory", err)
+	}
+	progress("REPL round trips")
+	if res.REPL, err = rn.repl(ctx, cfg.N); err != nil {
+		fail("repl", err)
+	}
+	if res.REPL.Mismatches > 0 {
+		fail("repl", fmt.Errorf("%d replies were not the expected output", res.REPL.Mismatches))
+	}
+	progress("ingest throughput")
+	if res.Ingest, err = rn.ingest(ctx, cfg.Size); err != nil {
+		fail("ingest", err)
+	}
+	return res
+}
+
+// Print writes the results as tables.
+func (r *Results) Print(w io.Writer) {
+	e := r.Env
+	fmt.Fprintf(w, "agentty bench — reproduce with: %s\n", r.Command)
+	fmt.Fprintf(w, "agentty %s, %s, %s, linux %s, %d CPU (%s), %s\n\n", e.Agentty, e.Go, e.OS, e.Kernel, e.CPUs, e.CPU, e.Python)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "REPL round trip (ms)\tn\tmedian\tp95\tp99\tmin\tmax\t")
+	row := func(name string, l Latency) {
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", name, l.Count, l.MedianMs, l.P95Ms, l.P99Ms, l.MinMs, l.MaxMs)
+	}
+	row("agentty send_input, pty (python3 -q)", r.REPL.PTY)
+	row("agentty send_input, pipe (python3 -i -q)", r.REPL.Pipe)
+	row("direct pty, no agentty", r.REPL.Direct)
+	fmt.Fprintf(tw, "agentty overhead (pty − direct)\t\t%.2f\t%.2f\t\t\t\t\n", r.REPL.OverheadMedianMs, r.REPL.OverheadP95Ms)
+	fmt.Fprintf(tw, "reply mismatches\t\t%d\t\t\t\t\t\n", r.REPL.Mismatches)
+	tw.Flush()
+	fmt.Fprintln(w)
+
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "Ingest\tprogram bytes\tcounted bytes\tseconds\tMB/s\tdisk bytes\twrite amp.\tgap bytes\t")
+	for _, in := range r.Ingest {
+		counted := "-"
+		if in.Counted > 0 {
+			counted = fmt.Sprint(in.Counted)
+		}
+		disk, amp, gap := "-", "-", "-"
+		if in.DiskBytes > 0 {
+			disk, amp, gap = fmt.Sprint(in.DiskBytes), fmt.Sprintf("%.3f", in.WriteAmp), fmt.Sprint(in.GapBytes)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%.0f\t%s\t%s\t%s\t\n", in.Name, in.Bytes, counted, in.Seconds, in.MBps, disk, amp, gap)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "(MB/s = program bytes / 1e6 / seconds; agentty rows time start_process until the session is exited with")
+	fmt.Fprintln(w, " every byte counted; a PTY turns each \\n into \\r\\n, so it delivers more bytes than the program wrote)")
+	fmt.Fprintln(w)
+
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "Server memory (VmRSS)\tKiB\t")
+	fmt.Fprintf(tw, "idle after initialize\t%d\t\n", r.Memory.IdleKiB)
+	fmt.Fprintf(tw, "with %d idle cat sessions (pty)\t%d\t\n", r.Memory.Sessions, r.Memory.LoadedKiB)
+	fmt.Fprintf(tw, "per session\t%.1f\t\n", r.Memory.PerSessionKiB)
+	tw.Flush()
+	fmt.Fprintln(w)
+
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "Cold start: launch serve → tools/list (ms)\tn\tmedian\tmin\tmax\t")
+	fmt.Fprintf(tw, "agentty serve over stdio\t%d\t%.1f\t%.1f\t%.1f\t\n", r.Cold.Count, r.Cold.MedianMs, r.Cold.MinMs, r.Cold.MaxMs)
+	tw.Flush()
+	fmt.Fprintln(w, "(cold start: median of 10 launches, each until the tools/list reply arrived)")
+	if len(r.Failed) > 0 {
+		fmt.Fprintf(w, "\nFAILED: %s\n", strings.Join(r.Failed, "; "))
+	}
+}
+
+func environment(version string) Env {
+	e := Env{Agentty: version, Go: runtime.Version(), OS: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU()}
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		e.Kernel = strings.TrimSpace(string(b))
+	}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				e.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if out, err := exec.Command("python3", "--version").Output(); err == nil {
+		e.Python = strings.TrimSpace(string(out))
+	}
+	return e
+}

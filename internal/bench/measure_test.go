@@ -1,0 +1,63 @@
+package bench
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSummarizeLatency_NearestRank: percentiles are samples really seen,
+// by nearest rank, whatever order the samples came in.
+func TestSummarizeLatency_NearestRank(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ms   []int
+		want Latency
+	}{
+		{"none", nil, Latency{}},
+		{"one", []int{7}, Latency{Count: 1, MedianMs: 7, P95Ms: 7, P99Ms: 7, MinMs: 7, MaxMs: 7}},
+		{"200 reversed", descending(200), Latency{Count: 200, MedianMs: 100, P95Ms: 190, P99Ms: 198, MinMs: 1, MaxMs: 200}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := make([]time.Duration, len(tc.ms))
+			for i, m := range tc.ms {
+				ds[i] = time.Duration(m) * time.Millisecond
+			}
+			if got := summarizeLatency(ds); got != tc.want {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func descending(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = n - i
+	}
+	return out
+}
+
+// TestResults_Print: the tables carry the reproducing command, every row
+// and the failures.
+func TestResults_Print(t *testing.T) {
+	r := &Results{Command: "agentty bench -n 2 -size 1MB -sessions 1", Env: Env{Agentty: "v", CPUs: 2},
+		REPL:   REPL{PTY: Latency{Count: 2, MedianMs: 1.5}, Mismatches: 1},
+		Ingest: []Ingest{{Name: "agentty pipe mode, --no-store", Bytes: 1000000, Seconds: 0.5, MBps: 2}},
+		Memory: Memory{Sessions: 1, IdleKiB: 100, LoadedKiB: 150, PerSessionKiB: 50},
+		Failed: []string{"repl: 1 replies were not the expected output"}}
+	var b bytes.Buffer
+	r.Print(&b)
+	for _, want := range []string{
+		"agentty bench — reproduce with: agentty bench -n 2 -size 1MB -sessions 1\n",
+		"agentty send_input, pty (python3 -q)  2    1.50  0.00",
+		"agentty pipe mode, --no-store        1000000              -    0.500     2",
+		"with 1 idle cat sessions (pty)   150",
+		"\nFAILED: repl: 1 replies were not the expected output\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
+	}
+}

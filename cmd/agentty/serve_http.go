@@ -8,14 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/agentty/agentty/internal/httpserver"
+	core "github.com/agentty/agentty/internal/server"
 )
-
-// httpShutdownGrace bounds the HTTP shutdown inside serve's own
-// shutdownWait, so the server reports how it stopped before serve gives up.
-const httpShutdownGrace = shutdownWait * 2 / 3
 
 // tokenEnv names the environment variable that can hold the bearer token.
 const tokenEnv = "AGENTTY_TOKEN"
@@ -39,10 +33,10 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.tlsCert, "tls-cert", "", "PEM certificate file: serve HTTPS (with -tls-key)")
 	fs.StringVar(&h.tlsKey, "tls-key", "", "PEM private key file for -tls-cert")
 	fs.Var(&h.origins, "allowed-origin", "a browser Origin (scheme://host[:port]) allowed besides loopback ones; repeatable")
-	fs.DurationVar(&h.sessionIdle, "http-session-idle", httpserver.DefaultSessionIdle, "close an idle MCP HTTP connection after this long (agentty sessions live on); negative: never")
-	fs.DurationVar(&h.bodyTimeout, "http-body-timeout", httpserver.DefaultBodyTimeout, "a client must send a request's body within this long (headers: 10s), else its connection is closed")
-	fs.IntVar(&h.maxConns, "http-max-conns", httpserver.DefaultMaxConns, "HTTP connections open at once, in total (lowered to keep descriptors for sessions under a low ulimit -n)")
-	fs.IntVar(&h.maxConnsIP, "http-max-conns-per-ip", httpserver.DefaultMaxConnsPerIP, "HTTP connections open at once from one client address")
+	fs.DurationVar(&h.sessionIdle, "http-session-idle", core.DefaultHTTPSessionIdle, "close an idle MCP HTTP connection after this long (agentty sessions live on); negative: never")
+	fs.DurationVar(&h.bodyTimeout, "http-body-timeout", core.DefaultHTTPBodyTimeout, "a client must send a request's body within this long (headers: 10s), else its connection is closed")
+	fs.IntVar(&h.maxConns, "http-max-conns", core.DefaultHTTPMaxConns, "HTTP connections open at once, in total (lowered to keep descriptors for sessions under a low ulimit -n)")
+	fs.IntVar(&h.maxConnsIP, "http-max-conns-per-ip", core.DefaultHTTPMaxConnsPerIP, "HTTP connections open at once from one client address")
 }
 
 // token reads the bearer token from -token-file, else from the environment.
@@ -65,28 +59,18 @@ func (h *httpFlags) token(logger *slog.Logger) (string, error) {
 	return t, nil
 }
 
-// options checks the flags and turns them into server options, before
-// anything is started, so a bad or unsafe start is refused at once.
-func (h *httpFlags) options(logger *slog.Logger) (*httpserver.Options, error) {
+// options checks the flags and turns them into the HTTP front end's
+// options, before anything is started, so a bad or unsafe start is refused
+// at once.
+func (h *httpFlags) options(logger *slog.Logger) (*core.HTTPOptions, error) {
 	token, err := h.token(logger)
 	if err != nil {
 		return nil, err
 	}
-	o := &httpserver.Options{Addr: h.addr, Token: token, TLSCert: h.tlsCert, TLSKey: h.tlsKey,
-		AllowedOrigins: h.origins, SessionIdle: h.sessionIdle, ShutdownGrace: httpShutdownGrace, Logger: logger,
+	o := &core.HTTPOptions{Addr: h.addr, Token: token, TLSCert: h.tlsCert, TLSKey: h.tlsKey,
+		AllowedOrigins: h.origins, SessionIdle: h.sessionIdle, Logger: logger,
 		BodyTimeout: h.bodyTimeout, MaxConns: h.maxConns, MaxConnsPerIP: h.maxConnsIP}
 	return o, o.Check()
-}
-
-// startHTTP listens; the caller then runs Serve.
-func startHTTP(srv *mcp.Server, o *httpserver.Options, logger *slog.Logger) (*httpserver.Server, error) {
-	hs, err := httpserver.New(srv, o)
-	if err != nil {
-		return nil, err
-	}
-	logger.Info("agentty serving MCP over HTTP", "version", version, "pid", os.Getpid(),
-		"url", hs.URL()+"/mcp", "sse", hs.URL()+"/sse", "auth", o.Token != "")
-	return hs, nil
 }
 
 // stringList is a repeatable string flag.

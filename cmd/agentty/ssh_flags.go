@@ -2,15 +2,14 @@ package main
 
 import (
 	"flag"
-	"log/slog"
 	"strings"
 
-	"github.com/agentty/agentty/internal/sshbackend"
+	core "github.com/agentty/agentty/internal/server"
 )
 
 // sshFlags are serve's SSH settings. Secrets are named by environment
 // variable, so they never appear on a command line, in a tool argument or
-// in a log; a configuration file can fill sshbackend.Options the same way.
+// in a log; a configuration file can fill core.SSHOptions the same way.
 type sshFlags struct {
 	config, knownHosts string
 	passwords          secretFlag
@@ -29,7 +28,7 @@ func (f secretFlag) String() string {
 }
 
 func (f secretFlag) Set(v string) error {
-	h, e, err := sshbackend.ParseSecretFlag(v)
+	h, e, err := core.ParseSecretFlag(v)
 	if err != nil {
 		return err
 	}
@@ -66,23 +65,23 @@ type sshHostSecrets struct {
 	PassphraseEnv string `toml:"passphrase_env"`
 }
 
-// pool builds the SSH connection pool from the configuration file's [ssh]
-// section and the flags; a flag overrides the file for the same host.
-func (s *sshFlags) pool(logger *slog.Logger, sec sshSection) *sshbackend.Pool {
-	auth := map[string]sshbackend.HostAuth{}
+// options builds the SSH pool's options from the configuration file's
+// [ssh] section and the flags; a flag overrides the file for the same host.
+func (s *sshFlags) options(sec sshSection) *core.SSHOptions {
+	auth := map[string]core.SSHHostAuth{}
 	for h, v := range sec.Hosts {
-		auth[h] = sshbackend.HostAuth{Password: sshbackend.Secret{Value: v.Password, Env: v.PasswordEnv},
-			Passphrase: sshbackend.Secret{Value: v.Passphrase, Env: v.PassphraseEnv}}
+		auth[h] = core.SSHHostAuth{Password: core.SSHSecret{Value: v.Password, Env: v.PasswordEnv},
+			Passphrase: core.SSHSecret{Value: v.Passphrase, Env: v.PassphraseEnv}}
 	}
 	for h, e := range s.passwords {
 		a := auth[h]
-		a.Password = sshbackend.Secret{Env: e}
+		a.Password = core.SSHSecret{Env: e}
 		auth[h] = a
 	}
 	for h, e := range s.passphrases {
 		a := auth[h]
-		a.Passphrase = sshbackend.Secret{Env: e}
+		a.Passphrase = core.SSHSecret{Env: e}
 		auth[h] = a
 	}
-	return sshbackend.NewPool(&sshbackend.Options{ConfigFile: s.config, KnownHosts: s.knownHosts, Auth: auth, Logger: logger})
+	return &core.SSHOptions{ConfigFile: s.config, KnownHosts: s.knownHosts, Auth: auth}
 }

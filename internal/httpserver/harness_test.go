@@ -12,7 +12,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/mcpserver"
+	"github.com/agentty/agentty/internal/server/engine"
 	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/shell"
 	"github.com/agentty/agentty/internal/toolcall"
 )
 
@@ -36,7 +38,7 @@ func startServer(t testing.TB, o *Options) *testServer {
 		opts.Addr = "127.0.0.1:0"
 	}
 	mgr := session.NewManager(session.Config{})
-	hs, err := New(mcpserver.New(mgr, nil), &opts)
+	hs, err := New(newMCP(mgr), &opts)
 	if err != nil {
 		mgr.Close()
 		t.Fatal(err)
@@ -222,5 +224,11 @@ func mcpParams(name string, args map[string]any) *mcp.CallToolParams {
 func mcpServerForTest(t testing.TB) *mcp.Server {
 	mgr := session.NewManager(session.Config{})
 	t.Cleanup(mgr.Close)
-	return mcpserver.New(mgr, nil)
+	return newMCP(mgr)
+}
+
+// newMCP is agentty's MCP server over mgr, with the shell registry and
+// runner the server core builds.
+func newMCP(mgr *session.Manager) *mcp.Server {
+	return mcpserver.New(mgr, &mcpserver.Options{Shells: shell.NewRegistry(mgr), Runner: engine.Runner(mgr, nil)})
 }

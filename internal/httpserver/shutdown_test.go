@@ -16,7 +16,7 @@ func TestServe_ShutdownEndsWaits(t *testing.T) {
 		t.Run(tr.name, func(t *testing.T) {
 			mgr := session.NewManager(session.Config{})
 			defer mgr.Close()
-			hs, err := New(mcpserver.New(mgr, nil), &Options{Addr: "127.0.0.1:0", ShutdownGrace: 30 * time.Second})
+			hs, err := New(newMCP(mgr), &Options{Addr: "127.0.0.1:0", ShutdownGrace: 30 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -46,7 +46,7 @@ func newGatedTB(t testing.TB, rules policy.Rules, cfg session.Config, o Options,
 	if len(cso) > 0 {
 		sessOpts = cso[0]
 	}
-	c := connect(t, mgr, New(mgr, &o), "test", co, sessOpts, func() { a.Close() })
+	c := connect(t, mgr, New(mgr, withEngine(mgr, &o)), "test", co, sessOpts, func() { a.Close() })
 	return &gated{client: c, auditPath: a.Path()}
 }
 

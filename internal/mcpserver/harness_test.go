@@ -21,7 +21,7 @@ type client struct {
 func newClient(t testing.TB, cfg session.Config) *client {
 	t.Helper()
 	mgr := session.NewManager(cfg)
-	return connect(t, mgr, New(mgr, nil), "test", nil, nil, nil)
+	return connect(t, mgr, New(mgr, withEngine(mgr, nil)), "test", nil, nil, nil)
 }
 
 // connect joins a new SDK client named name to srv over in-memory

@@ -114,7 +114,7 @@ func TestProgressReporter_PacedAndNewest(t *testing.T) {
 func progressClient(t *testing.T) (*mcp.ClientSession, *session.Manager, func() []*mcp.ProgressNotificationParams) {
 	t.Helper()
 	mgr := session.NewManager(session.Config{})
-	srv := New(mgr, nil)
+	srv := New(mgr, withEngine(mgr, nil))
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(context.Background(), st, nil)
 	if err != nil {

@@ -41,6 +41,11 @@ type Options struct {
 	// Store is the durable transcript store; nil when agentty runs with
 	// --no-store (history tools then see only what memory holds).
 	Store *store.Store
+	// Shells are mgr's shell sessions (open_shell, exec_command) and Runner
+	// runs one-shot commands (run_command). The server core builds both,
+	// so every front end it hosts shares them; New panics without them.
+	Shells *shell.Registry
+	Runner *runner.Runner
 }
 
 // instructions tell an agent how to use the tools well.
@@ -52,10 +57,10 @@ If a call is refused by policy, the error names the rule; get_policy shows what 
 
 Full-screen programs (vim, less, top, htop, curses menus; tui=true) redraw the terminal: read_screen returns the screen as a person sees it.`
 
-// New returns an MCP server whose tools drive mgr.
+// New returns an MCP server whose tools drive mgr, o.Shells and o.Runner.
 func New(mgr *session.Manager, o *Options) *mcp.Server {
-	if o == nil {
-		o = &Options{}
+	if o == nil || o.Shells == nil || o.Runner == nil {
+		panic("mcpserver.New: Options.Shells and Options.Runner are required (internal/server builds them)")
 	}
 	if o.Version == "" {
 		o.Version = "dev"
@@ -66,7 +71,7 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	t := &tools{mgr: mgr, log: logger, shells: shell.NewRegistry(mgr), runner: newRunner(mgr, o.Remote),
+	t := &tools{mgr: mgr, log: logger, shells: o.Shells, runner: o.Runner,
 		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes, hosts: o.Hosts, store: o.Store, remote: o.Remote}
 	_, _ = rand.Read(t.stateKey[:])
 	if t.store != nil {

@@ -17,7 +17,7 @@ func TestSSH_RemoteCommandsPassThePolicy(t *testing.T) {
 	e := newSSHEnv(t)
 	pool := sshbackend.NewPool(e.options())
 	t.Cleanup(pool.Close)
-	g := newGated(t, policy.Rules{Allow: []string{"echo", "bash"}}, session.Config{Remote: pool.Start, KillGrace: time.Second}, Options{Hosts: pool, Remote: pool}, nil)
+	g := newGated(t, policy.Rules{Allow: []string{"echo", "bash"}}, session.Config{Remote: pool.Start, KillGrace: time.Second}, Options{Hosts: poolHosts{pool}, Remote: pool}, nil)
 	host := e.srv.Target(e.srv.Addr)
 	var sh OpenShellResult
 	g.call("open_shell", map[string]any{"host": host, "shell": "bash", "no_rc": true}, &sh)

@@ -63,12 +63,24 @@ func newSSHClient(t testing.TB, o *sshbackend.Options) *sshClient {
 	t.Helper()
 	pool := sshbackend.NewPool(o)
 	mgr := session.NewManager(session.Config{Remote: pool.Start, KillGrace: time.Second})
-	c := connect(t, mgr, New(mgr, &Options{Hosts: pool, Remote: pool}), "test", nil, nil, pool.Close)
+	c := connect(t, mgr, New(mgr, withEngine(mgr, &Options{Hosts: poolHosts{pool}, Remote: pool})), "test", nil, nil, pool.Close)
 	return &sshClient{client: c, pool: pool}
 }
 
+// poolHosts lists a pool's connections for list_hosts, as the server core does.
+type poolHosts struct{ pool *sshbackend.Pool }
+
+func (p poolHosts) Hosts() []HostInfo {
+	hs := p.pool.Hosts()
+	out := make([]HostInfo, 0, len(hs))
+	for _, h := range hs {
+		out = append(out, HostInfo(h))
+	}
+	return out
+}
+
 // hosts calls list_hosts.
-func (c *sshClient) hosts() []sshbackend.HostInfo {
+func (c *sshClient) hosts() []HostInfo {
 	c.t.Helper()
 	var r HostsResult
 	c.call("list_hosts", map[string]any{}, &r)

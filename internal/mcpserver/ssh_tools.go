@@ -4,10 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/agentty/agentty/internal/sshbackend"
 )
 
 // SSHParams select a remote host for a process tool. Secrets are never
@@ -18,14 +17,28 @@ type SSHParams struct {
 	AcceptNewHostKey bool   `json:"accept_new_host_key,omitempty" jsonschema:"trust and record the host's key when it is not in known_hosts yet (trust on first use); a changed key is always refused"`
 }
 
-// HostLister reports SSH connections (sshbackend.Pool).
+// HostLister reports SSH connections; the server core adapts the SSH
+// backend's connection pool to it.
 type HostLister interface {
-	Hosts() []sshbackend.HostInfo
+	Hosts() []HostInfo
+}
+
+// HostInfo describes one SSH connection for list_hosts.
+type HostInfo struct {
+	Host        string     `json:"host" jsonschema:"user@host:port"`
+	Alias       string     `json:"alias,omitempty" jsonschema:"the host argument it was opened with"`
+	State       string     `json:"state" jsonschema:"connected or lost"`
+	ConnectedAt time.Time  `json:"connected_at"`
+	LostAt      *time.Time `json:"lost_at,omitempty"`
+	LostReason  string     `json:"lost_reason,omitempty"`
+	RemoteOS    string     `json:"remote_os,omitempty" jsonschema:"uname of the remote, once the input probe ran"`
+	Probe       string     `json:"probe" jsonschema:"how awaiting input is decided on this host"`
+	Sessions    []string   `json:"sessions" jsonschema:"ids of sessions running over this connection"`
 }
 
 // HostsResult is list_hosts's result.
 type HostsResult struct {
-	Hosts []sshbackend.HostInfo `json:"hosts"`
+	Hosts []HostInfo `json:"hosts"`
 }
 
 // Text implements texter.

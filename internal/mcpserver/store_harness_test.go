@@ -18,7 +18,7 @@ func newStoreClient(t testing.TB, dir string, cfg session.Config, o *store.Optio
 	}
 	cfg.NewLog, cfg.Recorder, cfg.NextID = st.NewLog, st.Recorder(), st.NextID
 	mgr := session.NewManager(cfg)
-	c := connect(t, mgr, New(mgr, &Options{Store: st}), "test-agent", nil, nil, func() {
+	c := connect(t, mgr, New(mgr, withEngine(mgr, &Options{Store: st})), "test-agent", nil, nil, func() {
 		if err := st.Close(); err != nil {
 			t.Errorf("close store: %v", err)
 		}

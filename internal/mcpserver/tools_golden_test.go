@@ -9,12 +9,11 @@ import (
 	"testing"
 
 	"github.com/agentty/agentty/internal/session"
-	"github.com/agentty/agentty/internal/sshbackend"
 )
 
 type noHosts struct{}
 
-func (noHosts) Hosts() []sshbackend.HostInfo { return nil }
+func (noHosts) Hosts() []HostInfo { return nil }
 
 // TestToolsList_Golden compares everything agents read about the tools
 // (names, descriptions, annotations, input and output schemas) and the
@@ -23,7 +22,7 @@ func (noHosts) Hosts() []sshbackend.HostInfo { return nil }
 // TestToolsList_Golden -update
 func TestToolsList_Golden(t *testing.T) {
 	mgr := session.NewManager(session.Config{})
-	c := connect(t, mgr, New(mgr, &Options{Hosts: noHosts{}}), "golden", nil, nil, nil)
+	c := connect(t, mgr, New(mgr, withEngine(mgr, &Options{Hosts: noHosts{}})), "golden", nil, nil, nil)
 	ctx := context.Background()
 	tl, err := c.cs.ListTools(ctx, nil)
 	if err != nil {

@@ -1,0 +1,135 @@
+package server
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/httpserver"
+	"github.com/agentty/agentty/internal/policy"
+	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/sshbackend"
+	"github.com/agentty/agentty/internal/store"
+)
+
+// Config configures a Server. Every pointer is an optional section: nil
+// means its defaults (or, where said, the feature off).
+type Config struct {
+	// Version is reported to clients and in the startup log.
+	Version string
+	// Logger receives the server's log (nil: discarded).
+	Logger *slog.Logger
+	// Sessions configures the session manager (nil: defaults).
+	Sessions *SessionConfig
+	// MaxInputBytes caps the input of one call and the longest command line
+	// a call may run (0: the session manager's default).
+	MaxInputBytes int
+	// MaxReadBytes caps the output one call may return (0: MaxReadCap).
+	MaxReadBytes int
+	// Policy decides which commands may run (nil: all, with only the
+	// server's own directories protected).
+	Policy *PolicyConfig
+	// Audit writes a JSONL audit log (nil: none).
+	Audit *AuditConfig
+	// Store keeps transcripts on disk (nil: output is kept in memory only).
+	Store *StoreConfig
+	// SSH configures the connection pool behind host arguments (nil:
+	// ~/.ssh/config and ~/.ssh/known_hosts). Its Logger is the server's.
+	SSH *SSHOptions
+	// Guard starts a watchdog process that kills every child once the
+	// server is gone, however it died (nil: no guard).
+	Guard *GuardConfig
+	// Startup describes where the configuration came from, for the
+	// startup log and audit event (nil: nothing to say).
+	Startup *Startup
+}
+
+// SessionConfig configures the session manager; zero fields are defaults.
+type SessionConfig struct {
+	MaxSessions int           // running and exited sessions kept (DefaultMaxSessions)
+	OutputLimit int64         // output bytes kept in memory per session
+	ExitedTTL   time.Duration // exited sessions are removed after this; <0 never
+	KillGrace   time.Duration // SIGTERM to SIGKILL when sessions are terminated
+	// IdleTimeout terminates a running session with no read or input for
+	// this long, MaxRuntime one that ran this long (0: never).
+	IdleTimeout, MaxRuntime time.Duration
+	// NoScreen leaves PTY sessions without a terminal emulator.
+	NoScreen bool
+}
+
+// PolicyConfig is the command policy.
+type PolicyConfig struct {
+	Rules PolicyRules
+	// Protected are directories agents may not touch (the configuration
+	// directory); the store's and audit log's directories are added.
+	Protected []string
+}
+
+// AuditConfig is the audit log.
+type AuditConfig struct {
+	Dir     string // the log is Dir/AuditFileName
+	MaxSize int64  // rotate at this size (0: 10 MiB)
+	NoSync  bool   // no fsync after each event
+}
+
+// StoreConfig is the transcript store.
+type StoreConfig struct {
+	Dir             string
+	MaxSessionBytes int64         // output kept on disk per session (0: default)
+	MaxTotalBytes   int64         // output kept on disk in all (0: default)
+	MaxAge          time.Duration // ended sessions older than this are pruned; <0 never
+}
+
+// GuardConfig is how the guard process is started: Exe with Args must
+// end up in RunGuard.
+type GuardConfig struct {
+	Exe  string
+	Args []string
+}
+
+// Startup describes the configuration in force.
+type Startup struct {
+	ConfigPath string   // the configuration file
+	Sources    []string // "setting=source" for each setting not at its default
+	IgnoredEnv []string // environment variables that name no setting
+}
+
+// Engine types a front end's configuration names, so that command lines
+// reach the engine only through this package.
+type (
+	PolicyRules = policy.Rules
+	SSHOptions  = sshbackend.Options
+	SSHHostAuth = sshbackend.HostAuth
+	SSHSecret   = sshbackend.Secret
+	HTTPOptions = httpserver.Options
+)
+
+// Defaults and limits of the engine, for flags and their help.
+const (
+	DefaultMaxSessions = session.DefaultMaxSessions
+	DefaultExitedTTL   = session.DefaultExitedTTL
+	// MaxReadCap is the most MaxReadBytes may be: replies must stay under
+	// clients' message limit.
+	MaxReadCap       = session.MaxBytesCap
+	DefaultRetainAge = store.DefaultMaxAge
+	AuditFileName    = audit.FileName
+	// MarkerEnv is the environment variable that marks agentty's children;
+	// it is not a setting.
+	MarkerEnv = proctree.EnvKey
+
+	DefaultHTTPSessionIdle   = httpserver.DefaultSessionIdle
+	DefaultHTTPBodyTimeout   = httpserver.DefaultBodyTimeout
+	DefaultHTTPMaxConns      = httpserver.DefaultMaxConns
+	DefaultHTTPMaxConnsPerIP = httpserver.DefaultMaxConnsPerIP
+)
+
+// ParseSecretFlag splits a HOST=ENV_VAR flag value naming where an SSH
+// secret is kept.
+func ParseSecretFlag(v string) (host, env string, err error) {
+	return sshbackend.ParseSecretFlag(v)
+}
+
+// RunGuard is the guard process's main: it kills everything the server
+// started once the server is gone. It returns the exit code.
+func RunGuard() int { return proctree.RunGuard() }

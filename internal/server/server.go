@@ -1,0 +1,235 @@
+// Package server is agentty's server core: it builds the engine (session
+// manager, shell registry, runner, transcript store, audit log, policy, SSH
+// pool), keeps its children findable (subreaper, orphan reaper, guard),
+// serves the MCP tools through any front end (stdio, HTTP/SSE, and next a
+// unix socket), and owns the order everything is torn down in.
+//
+// A command line builds a Config, calls New, Serve with one or more
+// Transports, and Close. Sessions belong to the Server, not to a front end
+// or a connection, so clients may come and go.
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/mcpserver"
+	"github.com/agentty/agentty/internal/policy"
+	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/server/engine"
+	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/shell"
+	"github.com/agentty/agentty/internal/sshbackend"
+	"github.com/agentty/agentty/internal/store"
+)
+
+// ErrStore marks New's failure to open the transcript store; the error
+// reads as the store's own. Running without a store (Config.Store nil)
+// avoids it.
+var ErrStore = errors.New("cannot open the transcript store")
+
+// storeError is an error of store.Open that matches ErrStore.
+type storeError struct{ error }
+
+func (e storeError) Is(target error) bool { return target == ErrStore }
+func (e storeError) Unwrap() error        { return e.error }
+
+// Server is the core: the engine, its process-tree keepers and the MCP
+// server every front end carries clients to.
+type Server struct {
+	log     *slog.Logger
+	version string
+	mgr     *session.Manager
+	pool    *sshbackend.Pool
+	store   *store.Store    // nil: memory only
+	audit   *audit.Log      // nil: no audit log
+	guard   *proctree.Guard // nil: no guard
+	mcp     *mcp.Server
+
+	// stop ends every Serve; Close calls it first.
+	done context.Context
+	stop context.CancelFunc
+
+	// The orphan reaper runs until Close stops it and waits for reaperDone.
+	stopReaper context.CancelFunc
+	reaperDone chan struct{}
+
+	mu      sync.Mutex
+	closed  bool           // guarded by mu; no Serve starts once set
+	serving sync.WaitGroup // Serve calls in progress; Add under mu
+
+	closeOnce sync.Once
+	closeErr  error // set inside closeOnce
+}
+
+// New builds the engine and the MCP server. A bad policy or an audit log
+// that cannot be opened is an error before anything starts; a store that
+// cannot be opened is an error matching ErrStore.
+func New(cfg Config) (*Server, error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	aud, pol, err := openGate(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	// Orphans of our sessions are reparented to us, stay findable, and are reaped here.
+	if err := proctree.SetSubreaper(); err != nil {
+		log.Warn("cannot become child subreaper; orphans go to init", "err", err)
+	}
+	var sshOpts SSHOptions
+	if cfg.SSH != nil {
+		sshOpts = *cfg.SSH
+	}
+	sshOpts.Logger = log
+	pool := sshbackend.NewPool(&sshOpts)
+	st, err := openStore(cfg.Store, log)
+	if err != nil {
+		pool.Close()
+		_ = aud.Close()
+		return nil, storeError{err}
+	}
+	mgr := session.NewManager(sessionConfig(&cfg, log, pool, st, aud))
+	s := &Server{log: log, version: cfg.Version, mgr: mgr, pool: pool, store: st, audit: aud}
+	started(log, &cfg, pol, aud)
+	s.startKeepers(cfg.Guard)
+	s.done, s.stop = context.WithCancel(context.Background())
+	s.mcp = mcpserver.New(mgr, &mcpserver.Options{Version: cfg.Version, Logger: log, Policy: pol, Audit: aud,
+		MaxReadBytes: cfg.MaxReadBytes, Hosts: poolHosts{pool}, Remote: pool, Store: st,
+		Shells: shell.NewRegistry(mgr), Runner: engine.Runner(mgr, pool)})
+	s.mcp.AddReceivingMiddleware(endCalls)
+	return s, nil
+}
+
+func sessionConfig(cfg *Config, log *slog.Logger, pool *sshbackend.Pool, st *store.Store, aud *audit.Log) session.Config {
+	var sc SessionConfig
+	if cfg.Sessions != nil {
+		sc = *cfg.Sessions
+	}
+	c := session.Config{MaxSessions: sc.MaxSessions, OutputLimit: sc.OutputLimit, ExitedTTL: sc.ExitedTTL,
+		KillGrace: sc.KillGrace, Logger: log, IdleTimeout: sc.IdleTimeout, MaxRuntime: sc.MaxRuntime,
+		MaxInputBytes: cfg.MaxInputBytes, Remote: pool.Start, NoScreen: sc.NoScreen,
+		OnExit: mcpserver.RecordExit(aud, nil)}
+	if st != nil {
+		c.NewLog, c.Recorder, c.NextID = st.NewLog, st.Recorder(), st.NextID
+	}
+	return c
+}
+
+// startKeepers starts the guard (when configured) and the orphan reaper,
+// which leaves the sessions' and the guard's own exit statuses alone.
+func (s *Server) startKeepers(gc *GuardConfig) {
+	if gc != nil {
+		g, err := proctree.StartGuard(s.mgr.Spawner(), gc.Exe, gc.Args, s.mgr.Instance())
+		if err != nil {
+			s.log.Warn("no guard process; children may outlive a crash", "err", err)
+		} else {
+			s.guard = g
+		}
+	}
+	owned := s.mgr.Owns
+	if g := s.guard; g != nil {
+		owned = func(pid int) bool { return pid == g.PID() || s.mgr.Owns(pid) }
+	}
+	var ctx context.Context
+	ctx, s.stopReaper = context.WithCancel(context.Background())
+	s.reaperDone = make(chan struct{})
+	go func() {
+		defer close(s.reaperDone)
+		proctree.RunReaper(ctx, owned)
+	}()
+}
+
+// openStore opens the transcript store, or returns nil without one.
+func openStore(c *StoreConfig, log *slog.Logger) (*store.Store, error) {
+	if c == nil {
+		log.Info("transcript store off (--no-store): output is kept in memory only")
+		return nil, nil
+	}
+	st, err := store.Open(c.Dir, &store.Options{MaxSessionBytes: c.MaxSessionBytes, MaxTotalBytes: c.MaxTotalBytes,
+		MaxAge: c.MaxAge, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	log.Info("transcript store", "path", st.Path())
+	return st, nil
+}
+
+// poolHosts lists the SSH pool's connections in list_hosts's wire form.
+type poolHosts struct{ pool *sshbackend.Pool }
+
+func (p poolHosts) Hosts() []mcpserver.HostInfo {
+	hs := p.pool.Hosts()
+	out := make([]mcpserver.HostInfo, 0, len(hs))
+	for _, h := range hs {
+		out = append(out, mcpserver.HostInfo(h))
+	}
+	return out
+}
+
+// Close shuts the server down, in this order: every Serve stops accepting,
+// ends the calls in flight and closes its connections (each bounded by
+// ShutdownWait); every session's process tree is terminated; the SSH
+// connections, the transcript store, the guard, the orphan reaper and the
+// audit log are closed. The store and the audit log close after the trees
+// so they record every exit. Close is idempotent and safe to call from
+// several goroutines: all return once the first has finished. It returns
+// the error of closing the store or the audit log.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		s.mu.Unlock()
+		s.stop()
+		s.serving.Wait()
+		s.mgr.Close()
+		// After the sessions: remote ones were terminated over their connections.
+		s.pool.Close()
+		if s.store != nil {
+			s.closeErr = s.store.Close()
+		}
+		if s.guard != nil {
+			_ = s.guard.Close()
+		}
+		s.stopReaper()
+		<-s.reaperDone
+		s.closeErr = errors.Join(s.closeErr, s.audit.Close())
+	})
+	return s.closeErr
+}
+
+// openGate opens the audit log and compiles the policy, which protects the
+// configuration, store and audit directories.
+func openGate(cfg *Config) (*audit.Log, *policy.Policy, error) {
+	var pc PolicyConfig
+	if cfg.Policy != nil {
+		pc = *cfg.Policy
+	}
+	protected := slices.Clone(pc.Protected)
+	if cfg.Store != nil && cfg.Store.Dir != "" {
+		protected = append(protected, cfg.Store.Dir)
+	}
+	var aud *audit.Log
+	if a := cfg.Audit; a != nil {
+		var err error
+		aud, err = audit.Open(a.Dir, &audit.Options{MaxSize: a.MaxSize, NoSync: a.NoSync})
+		if err != nil {
+			return nil, nil, err
+		}
+		protected = append(protected, a.Dir)
+	}
+	// The checker reads every command line the input limit lets through.
+	p, err := policy.New(policy.Options{Rules: pc.Rules, Protected: protected, MaxScriptBytes: cfg.MaxInputBytes})
+	if err != nil {
+		_ = aud.Close()
+		return nil, nil, err
+	}
+	return aud, p, nil
+}

@@ -302,6 +302,35 @@ func TestClose_Concurrent(t *testing.T) {
 	waitGoroutines(t, before)
 }
 
+// TestClose_RacesServe: a Serve starting while Close runs either is
+// refused or is stopped by Close; Close never misses it (it would wait on
+// nothing and leave it serving) and nothing hangs. Looped: it is a race.
+func TestClose_RacesServe(t *testing.T) {
+	before, _ := goroutines()
+	for i := range 50 {
+		s, err := New(Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, st := mcp.NewInMemoryTransports()
+		served := make(chan error, 1)
+		go func() { served <- s.Serve(context.Background(), memTransport{st}) }()
+		closed := make(chan error, 1)
+		go func() { closed <- s.Close() }()
+		for _, c := range []chan error{closed, served} {
+			select {
+			case err := <-c:
+				if err != nil && !errors.Is(err, ErrClosed) {
+					t.Fatalf("round %d: %v", i, err)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("round %d: Close or Serve hangs", i)
+			}
+		}
+	}
+	waitGoroutines(t, before)
+}
+
 // TestNew_StoreError: a store that cannot be opened is an error matching
 // ErrStore that reads as the store's own, and New leaves nothing running.
 func TestNew_StoreError(t *testing.T) {

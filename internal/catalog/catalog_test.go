@@ -1,14 +1,10 @@
 package catalog
 
 import (
-	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +12,7 @@ import (
 	"github.com/agentty/agentty/internal/history"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/store"
+	"github.com/agentty/agentty/internal/store/storetest"
 )
 
 // open is one server's engine over the transcript store in dir: the
@@ -209,7 +206,7 @@ func TestCatalog_DeleteRunningElsewhere(t *testing.T) {
 	if !firstStore.Sync(10 * time.Second) { // the start is committed before the owner changes
 		t.Fatal("store did not commit")
 	}
-	setOwner(t, dir, running.ID, other.Process.Pid)
+	storetest.SetOwner(t, dir, running.ID, other.Process.Pid, storetest.ProcStart(t, other.Process.Pid))
 
 	mgr, st := open(t, dir)
 	c := New(mgr, st)
@@ -220,29 +217,6 @@ func TestCatalog_DeleteRunningElsewhere(t *testing.T) {
 	}
 	if r, err := st.Session(running.ID); err != nil || r.State != store.StateRunning {
 		t.Fatalf("record after the refused delete: %+v %v", r, err)
-	}
-}
-
-// setOwner makes pid (a live process) the recorded owner of session id.
-func setOwner(t *testing.T, dir, id string, pid int) {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Field 22, the start time: with the pid it names one process.
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	start, err := strconv.ParseInt(f[19], 10, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("sqlite", filepath.Join(dir, store.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(`UPDATE sessions SET owner_pid=?, owner_start=? WHERE id=?`, pid, start, id); err != nil {
-		t.Fatal(err)
 	}
 }
 

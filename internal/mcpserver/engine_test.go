@@ -13,6 +13,10 @@ func withEngine(mgr *session.Manager, o *Options) *Options {
 		o = &Options{}
 	}
 	o.Shells = shell.NewRegistry(mgr)
-	o.Runner = engine.Runner(mgr, o.Remote)
+	var start engine.RemoteHosts // run_command with host: the SSH pool's Start
+	if s, ok := o.Remote.(engine.RemoteHosts); ok {
+		start = s
+	}
+	o.Runner = engine.Runner(mgr, start)
 	return o
 }

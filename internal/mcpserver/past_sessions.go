@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/store"
 )
@@ -12,7 +13,7 @@ import (
 // pastSessions are recorded sessions this server does not hold in memory
 // (earlier runs, lost ones, sessions of other servers sharing the store),
 // oldest first like Manager.List.
-func (t *tools) pastSessions(since time.Time, live map[string]bool) ([]session.Info, error) {
+func (t *tools) pastSessions(since time.Time, live map[string]bool) ([]record.Info, error) {
 	if t.store == nil {
 		return nil, nil
 	}
@@ -20,7 +21,7 @@ func (t *tools) pastSessions(since time.Time, live map[string]bool) ([]session.I
 	if err != nil {
 		return nil, fmt.Errorf("list recorded sessions: %w", err)
 	}
-	var out []session.Info
+	var out []record.Info
 	for i := len(recs) - 1; i >= 0; i-- {
 		if !live[recs[i].ID] {
 			out = append(out, recs[i].Info())
@@ -30,13 +31,13 @@ func (t *tools) pastSessions(since time.Time, live map[string]bool) ([]session.I
 }
 
 // pastInfo describes a recorded session when the engine does not know it.
-func (t *tools) pastInfo(id string, liveErr error) (session.Info, bool) {
+func (t *tools) pastInfo(id string, liveErr error) (record.Info, bool) {
 	if t.store == nil || !errors.Is(liveErr, session.ErrSessionNotFound) {
-		return session.Info{}, false
+		return record.Info{}, false
 	}
 	r, err := t.store.Session(id)
 	if err != nil {
-		return session.Info{}, false
+		return record.Info{}, false
 	}
 	return r.Info(), true
 }
@@ -50,10 +51,10 @@ func (t *tools) pastSessionErr(id string) error {
 	}
 	var what, also string
 	switch r.State {
-	case store.StateRunning:
+	case record.StateRunning:
 		what = fmt.Sprintf("is running under agentty pid %d, another server sharing this transcript store; only that server can send it input, read it live or stop it", r.Owner)
 		also = "delete it once it ends"
-	case store.StateLost:
+	case record.StateLost:
 		what = "is lost"
 		if r.LostReason != "" {
 			what += ": " + r.LostReason
@@ -84,7 +85,7 @@ func (t *tools) deletePast(id string, liveErr error) (DeleteResult, error) {
 	if err != nil {
 		return DeleteResult{}, liveErr
 	}
-	if r.State == store.StateRunning {
+	if r.State == record.StateRunning {
 		return DeleteResult{}, fmt.Errorf("%w: session %s is running under another agentty (pid of its process: %d); stop it there first", session.ErrRunning, id, r.PID)
 	}
 	if err := t.store.Delete(id); err != nil {

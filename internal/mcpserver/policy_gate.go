@@ -20,8 +20,8 @@ import (
 
 	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/excerpt"
-	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/policy"
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -250,7 +250,7 @@ func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *ses
 		// session is checked as a shell command line, except at a password
 		// prompt. Protected directories are local paths: nothing to check
 		// with the policy off.
-		if !t.policy.Enabled() || state == string(inputwait.AwaitingPassword) {
+		if !t.policy.Enabled() || state == record.StateAwaitingPassword {
 			return nil
 		}
 		fg.Comm, atShell, treeShell = "the remote program", true, true
@@ -270,12 +270,12 @@ func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *ses
 		for _, p := range fg.Procs {
 			if policy.IsInteractiveShell(p.Args) {
 				treeShell = true
-				atShell = atShell || p.PGID == fg.PGID || s.Mode == session.ModePipe
+				atShell = atShell || p.PGID == fg.PGID || s.Mode == record.ModePipe
 			}
 		}
 	}
-	reading := state == string(inputwait.AwaitingInput) || state == string(inputwait.AwaitingPassword)
-	secret := state == string(inputwait.AwaitingPassword)
+	reading := state == record.StateAwaitingInput || state == record.StateAwaitingPassword
+	secret := state == record.StateAwaitingPassword
 	on := t.policy.Enabled()
 	if on && atShell && secret && in.Text != "" {
 		// read -s and stty -echo look the same: the text may be a secret or a
@@ -317,11 +317,11 @@ func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *ses
 
 // recordInput writes the input event; text typed while the terminal's echo
 // is off (a password prompt) is redacted.
-func (t *tools) recordInput(req *mcp.CallToolRequest, s *session.Session, in SendInput, state string) {
+func (t *tools) recordInput(req *mcp.CallToolRequest, s *session.Session, in SendInput, state record.State) {
 	if t.audit == nil {
 		return
 	}
-	echoOff := state == string(inputwait.AwaitingPassword)
+	echoOff := state == record.StateAwaitingPassword
 	input, red := audit.InputText(in.Text, echoOff)
 	if len(in.Keys) > 0 {
 		input += " [keys " + strings.Join(in.Keys, " ") + "]"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/excerpt"
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -18,15 +19,15 @@ type SessionRef struct {
 	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
 }
 
-// InfoResult wraps session.Info for the text rendering.
+// InfoResult wraps SessionInfo for the text rendering.
 type InfoResult struct {
-	session.Info
+	SessionInfo
 }
 
 // Text implements texter.
-func (r InfoResult) Text() string { return infoLine(r.Info) }
+func (r InfoResult) Text() string { return infoLine(r.SessionInfo) }
 
-func infoLine(in session.Info) string {
+func infoLine(in SessionInfo) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s pid=%d %s", in.ID, in.State, in.PID, in.Mode)
 	if in.Host != "" {
@@ -63,8 +64,8 @@ type ListInput struct {
 
 // ListResult is list_sessions's result.
 type ListResult struct {
-	Sessions []session.Info `json:"sessions"`
-	Count    int            `json:"count"`
+	Sessions []SessionInfo `json:"sessions"`
+	Count    int           `json:"count"`
 }
 
 // Text implements texter.
@@ -85,22 +86,22 @@ func (t *tools) listSessions(_ context.Context, _ *mcp.CallToolRequest, in ListI
 		return ListResult{}, err
 	}
 	withExited := in.IncludeExited == nil || *in.IncludeExited
-	res := ListResult{Sessions: []session.Info{}}
+	res := ListResult{Sessions: []SessionInfo{}}
 	live := map[string]bool{}
 	for _, s := range t.mgr.List() {
 		live[s.ID] = true
 		info := s.Info()
-		if !withExited && info.State == "exited" || info.StartedAt.Before(since) {
+		if !withExited && info.State == record.StateExited || info.StartedAt.Before(since) {
 			continue
 		}
-		res.Sessions = append(res.Sessions, info)
+		res.Sessions = append(res.Sessions, sessionInfo(info))
 	}
 	if withExited {
 		past, err := t.pastSessions(since, live)
 		if err != nil {
 			return ListResult{}, err
 		}
-		res.Sessions = append(past, res.Sessions...)
+		res.Sessions = append(sessionInfos(past), res.Sessions...)
 	}
 	res.Count = len(res.Sessions)
 	return res, nil
@@ -110,11 +111,11 @@ func (t *tools) getSessionInfo(_ context.Context, _ *mcp.CallToolRequest, in Ses
 	s, err := t.mgr.Get(in.SessionID)
 	if err != nil {
 		if info, ok := t.pastInfo(in.SessionID, err); ok {
-			return InfoResult{info}, nil
+			return InfoResult{sessionInfo(info)}, nil
 		}
 		return InfoResult{}, err
 	}
-	return InfoResult{s.Info()}, nil
+	return InfoResult{sessionInfo(s.Info())}, nil
 }
 
 // TerminateInput are terminate_process's arguments.
@@ -144,7 +145,7 @@ func (t *tools) terminateProcess(ctx context.Context, req *mcp.CallToolRequest, 
 	if _, err := s.Terminate(ctx, grace); err != nil {
 		return InfoResult{}, err
 	}
-	return InfoResult{s.Info()}, nil
+	return InfoResult{sessionInfo(s.Info())}, nil
 }
 
 // ResizeInput are resize_pty's arguments.
@@ -162,7 +163,7 @@ func (t *tools) resizePTY(_ context.Context, _ *mcp.CallToolRequest, in ResizeIn
 	if err := s.Resize(in.Rows, in.Cols); err != nil {
 		return InfoResult{}, err
 	}
-	return InfoResult{s.Info()}, nil
+	return InfoResult{sessionInfo(s.Info())}, nil
 }
 
 // DeleteResult is delete_session's result.

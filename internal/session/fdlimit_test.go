@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"syscall"
 	"testing"
+
+	"github.com/agentty/agentty/internal/record"
 )
 
 // fdChildEnv makes TestStartError_TooManyOpenFilesChild run; the parent
@@ -45,7 +47,7 @@ func TestStartError_TooManyOpenFilesChild(t *testing.T) {
 		}
 		held = append(held, f)
 	}
-	for _, mode := range []Mode{ModePipe, ModePTY} {
+	for _, mode := range []record.Mode{record.ModePipe, record.ModePTY} {
 		_, err := m.Start(StartOptions{Argv: []string{"true"}, Mode: mode})
 		if !errors.Is(err, ErrTooManyFiles) || errors.Is(err, ErrCommandNotFound) {
 			t.Fatalf("%s: Start with no descriptor left: %v, want ErrTooManyFiles", mode, err)
@@ -59,7 +61,7 @@ func TestStartError_TooManyOpenFilesChild(t *testing.T) {
 	for _, f := range held[len(held)-16:] {
 		f.Close()
 	}
-	s, err := m.Start(StartOptions{Argv: []string{"true"}, Mode: ModePipe})
+	s, err := m.Start(StartOptions{Argv: []string{"true"}, Mode: record.ModePipe})
 	if err != nil {
 		t.Fatalf("Start after freeing descriptors: %v", err)
 	}

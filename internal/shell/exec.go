@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -59,11 +60,11 @@ type Result struct {
 	Cwd          string // the shell's directory after the command (or now)
 	Duration     time.Duration
 	TimedOut     bool
-	Running      bool   // the command is still running
-	InputState   string // awaiting_input / awaiting_password when it waits for input
+	Running      bool         // the command is still running
+	InputState   record.State // awaiting_input / awaiting_password when it waits for input
 	InputDetail  string
 	ShellExited  bool
-	ShellExit    *session.ExitStatus
+	ShellExit    *record.ExitStatus
 	Command      string
 	ID           int
 }

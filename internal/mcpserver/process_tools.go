@@ -65,7 +65,7 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey})
 	if err != nil {
 		if l := limitOf(err); l != "" {
-			return StartResult{}, t.limitRefused(req, "start_process", "", in.Command+strings.Join(in.Argv, " "), l, err)
+			return StartResult{}, t.limitRefused(req, "start_process", "", in.Command+strings.Join(in.Argv, " "), l, agentError(err))
 		}
 		return StartResult{}, err
 	}

@@ -154,7 +154,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	}
 	if len(m.sessions) >= m.cfg.MaxSessions {
 		m.mu.Unlock()
-		return nil, fmt.Errorf("%w: %d sessions exist (limit %d); delete_session exited ones or terminate_process idle ones", ErrTooManySessions, m.cfg.MaxSessions, m.cfg.MaxSessions)
+		return nil, &TooManySessionsError{Count: m.cfg.MaxSessions, Limit: m.cfg.MaxSessions}
 	}
 	m.seq++
 	id := "s" + strconv.Itoa(m.seq)
@@ -334,7 +334,7 @@ func (m *Manager) get(id string) (*Session, error) {
 	case 1:
 		return found, nil
 	case 0:
-		return nil, fmt.Errorf("%w: %s; call list_sessions to see the ids (exited sessions are removed after %v or by delete_session)", ErrSessionNotFound, excerpt.Q(id), m.cfg.ExitedTTL)
+		return nil, &NotFoundError{ID: id, ExitedTTL: m.cfg.ExitedTTL}
 	}
 	slices.Sort(named)
 	return nil, fmt.Errorf("%w: name %s is shared by sessions %s; use the session id", ErrBadArgs, excerpt.Q(id), strings.Join(named, ", "))
@@ -358,7 +358,7 @@ func (m *Manager) Delete(id string) error {
 		return err
 	}
 	if !isDone(s.done) {
-		return fmt.Errorf("%w: session %s is running; call terminate_process first", ErrRunning, s.ID)
+		return &RunningError{ID: s.ID}
 	}
 	m.mu.Lock()
 	delete(m.sessions, s.ID)

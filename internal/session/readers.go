@@ -44,7 +44,7 @@ func (s *Session) UnregisterReader(id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.readers[id]; !ok {
-		return fmt.Errorf("%w: reader %d on session %s; call register_reader first", ErrReaderNotFound, id, s.ID)
+		return &ReaderNotFoundError{ID: s.ID, Reader: id}
 	}
 	delete(s.readers, id)
 	return nil
@@ -55,7 +55,7 @@ func (s *Session) reader(id int) (*reader, error) {
 	defer s.mu.Unlock()
 	r, ok := s.readers[id]
 	if !ok {
-		return nil, fmt.Errorf("%w: reader %d on session %s; readers are %v", ErrReaderNotFound, id, s.ID, s.readerIDs())
+		return nil, &ReaderNotFoundError{ID: s.ID, Reader: id, Readers: s.readerIDs()}
 	}
 	return r, nil
 }

@@ -39,7 +39,7 @@ type ScreenResult struct {
 // Screen waits as o asks and returns the screen.
 func (s *Session) Screen(ctx context.Context, o ScreenOptions) (ScreenResult, error) {
 	if s.Mode != record.ModePTY {
-		return ScreenResult{}, fmt.Errorf("%w: session %s runs with pipes, which have no terminal; read_output shows its output (start with mode=pty for a screen)", ErrNotPTY, s.ID)
+		return ScreenResult{}, &NotPTYError{ID: s.ID, Op: OpScreen}
 	}
 	if s.scr == nil {
 		return ScreenResult{}, fmt.Errorf("%w: screens are turned off on this server", ErrNoScreen)

@@ -174,8 +174,7 @@ func (s *Session) writeErr(err error, written, want int) error {
 	case errors.Is(err, backend.ErrStdinClosed):
 		return fmt.Errorf("%w: stdin of session %s was closed with stdin_eof; no more input can be sent", ErrBadArgs, s.ID)
 	case errors.Is(err, syscall.EPIPE) && s.Mode == record.ModePipe && s.remote() == nil && !s.exitedNow():
-		return fmt.Errorf("%w: session %s is still running but no process reads its stdin any more (the program closed it), so input cannot be delivered; "+
-			"read its output with read_output, end it with terminate_process, or start it again to send input", ErrStdinClosed, s.ID)
+		return &StdinClosedError{ID: s.ID}
 	case isDone(s.done) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.EIO):
 		return s.exitedErr()
 	}
@@ -206,17 +205,5 @@ func (s *Session) exitedNow() bool {
 const exitCollect = 2 * time.Second
 
 func (s *Session) exitedErr() error {
-	st := s.Status()
-	how := "exited"
-	if st != nil {
-		if st.Lost != "" {
-			return fmt.Errorf("%w: session %s is lost (%s); its output is still readable with read_output, start it again to continue", ErrExited, s.ID, st.Lost)
-		}
-		if st.Signal != "" {
-			how = "was killed by " + st.Signal
-		} else {
-			how = fmt.Sprintf("exited with code %d", st.Code)
-		}
-	}
-	return fmt.Errorf("%w: session %s %s; its output is still readable with read_output", ErrExited, s.ID, how)
+	return &ExitedError{ID: s.ID, Status: s.Status()}
 }

@@ -198,7 +198,7 @@ func (s *Session) touch() {
 // Resize changes a PTY session's terminal size.
 func (s *Session) Resize(rows, cols int) error {
 	if s.Mode != record.ModePTY {
-		return fmt.Errorf("%w: session %s runs with pipes; resize_pty needs a session started with mode=pty", ErrNotPTY, s.ID)
+		return &NotPTYError{ID: s.ID, Op: OpResize}
 	}
 	if rows < 1 || rows > 1000 || cols < 1 || cols > 1000 {
 		return fmt.Errorf("%w: rows and cols must be between 1 and 1000 (got %dx%d)", ErrBadArgs, rows, cols)

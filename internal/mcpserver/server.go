@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/catalog"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
@@ -68,6 +69,7 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 		&mcp.ServerOptions{Instructions: instructions})
 	t := &tools{mgr: mgr, log: logger, shells: shell.NewRegistry(mgr), runner: newRunner(mgr, o.Remote),
 		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes, hosts: o.Hosts, store: o.Store, remote: o.Remote}
+	t.cat = catalog.New(mgr, o.Store)
 	_, _ = rand.Read(t.stateKey[:])
 	if t.store != nil {
 		mgr.ExplainMissing(t.pastSessionErr)
@@ -90,6 +92,9 @@ type tools struct {
 	hosts    HostLister   // nil: no list_hosts
 	store    *store.Store // nil: memory only
 	remote   RemoteHosts  // nil: host is refused by open_shell and run_command
+
+	// cat is every session of mgr and store, live and recorded.
+	cat *catalog.Catalog
 }
 
 // texter is an output that renders itself compactly for the content block.

@@ -260,8 +260,8 @@ func (t *tools) shellWait(ctx context.Context, req *mcp.CallToolRequest, id stri
 	if err != nil {
 		return ExecResult{}, err
 	}
-	p := newExecProgress()
-	o.OnOutput = p.onOutput
+	p := shell.NewProgress()
+	o.OnOutput = p.OnOutput
 	stop := ReportProgress(ctx, req, p)
 	r, err := run(sh, o)
 	stop()

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentty/agentty/internal/audit"
-	"github.com/agentty/agentty/internal/inputwait"
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -34,11 +34,11 @@ func (g *Gate) Started(client string, s *session.Session) {
 // Typed writes the input event of in, typed into s while it was in state
 // (read before the input was sent); text typed while the terminal's echo
 // is off (a password prompt) is redacted.
-func (g *Gate) Typed(client string, s *session.Session, in Input, state string) {
+func (g *Gate) Typed(client string, s *session.Session, in Input, state record.State) {
 	if g.audit == nil {
 		return
 	}
-	echoOff := state == string(inputwait.AwaitingPassword)
+	echoOff := state == record.StateAwaitingPassword
 	input, red := audit.InputText(in.Text, echoOff)
 	if len(in.Keys) > 0 {
 		input += " [keys " + strings.Join(in.Keys, " ") + "]"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/policy"
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -21,7 +22,7 @@ func TestAudit_SessionEvents(t *testing.T) {
 	exited := make(chan struct{})
 	mgr := session.NewManager(session.Config{OnExit: RecordExit(g.audit, func(*session.Session) { close(exited) })})
 	t.Cleanup(mgr.Close)
-	s, err := mgr.Start(session.StartOptions{Argv: []string{"cat"}, Mode: session.ModePipe})
+	s, err := mgr.Start(session.StartOptions{Argv: []string{"cat"}, Mode: record.ModePipe})
 	if err != nil {
 		t.Fatal(err)
 	}

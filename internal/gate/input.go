@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/agentty/agentty/internal/excerpt"
-	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/policy"
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -48,7 +48,7 @@ func (g *Gate) Input(ctx context.Context, c Caller, s *session.Session, in Input
 		return nil // Send refuses input over the limit, naming the limit
 	}
 	state, _ := s.State()
-	v := inputView{state: state, remote: s.Host() != "", pipe: s.Mode == session.ModePipe}
+	v := inputView{state: state, remote: s.Host() != "", pipe: s.Mode == record.ModePipe}
 	if !v.remote {
 		// The walk over the session's processes costs a look at /proc;
 		// a remote tree is not visible here.
@@ -68,9 +68,9 @@ func (g *Gate) Input(ctx context.Context, c Caller, s *session.Session, in Input
 
 // inputView is what deciding about typed input looks at in a session.
 type inputView struct {
-	state  string // inputwait state: running, awaiting_input, awaiting_password
-	remote bool   // the session runs on another host
-	pipe   bool   // pipe mode: every process shares the one stdin
+	state  record.State // session state: running, awaiting_input, awaiting_password
+	remote bool         // the session runs on another host
+	pipe   bool         // pipe mode: every process shares the one stdin
 	fg     session.Foreground
 	fgErr  error // the foreground could not be read
 	exited bool  // (with fgErr) the session has exited
@@ -101,7 +101,7 @@ func judgeInput(v inputView, in Input, on bool) inputJudgement {
 		// session is checked as a shell command line, except at a password
 		// prompt. Protected directories are local paths: nothing to check
 		// with the policy off.
-		if !on || v.state == string(inputwait.AwaitingPassword) {
+		if !on || v.state == record.StateAwaitingPassword {
 			return inputJudgement{}
 		}
 		fg.Comm, atShell, treeShell = "the remote program", true, true
@@ -124,8 +124,8 @@ func judgeInput(v inputView, in Input, on bool) inputJudgement {
 			}
 		}
 	}
-	reading := v.state == string(inputwait.AwaitingInput) || v.state == string(inputwait.AwaitingPassword)
-	secret := v.state == string(inputwait.AwaitingPassword)
+	reading := v.state == record.StateAwaitingInput || v.state == record.StateAwaitingPassword
+	secret := v.state == record.StateAwaitingPassword
 	if on && atShell && secret && in.Text != "" {
 		// read -s and stty -echo look the same: the text may be a secret or a
 		// command line, and checking it would copy a secret into the refusal.

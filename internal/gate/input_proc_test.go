@@ -8,12 +8,13 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/policy"
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
 // waitInput waits until s waits for input (or exits) after the last
 // input, and returns its state.
-func waitInput(t *testing.T, s *session.Session) string {
+func waitInput(t *testing.T, s *session.Session) record.State {
 	t.Helper()
 	mark := s.LastInput()
 	r, err := s.Read(context.Background(), session.Cursor{}, session.WaitOptions{Timeout: 20 * time.Second, Input: &mark}, session.ReadOptions{})
@@ -80,7 +81,7 @@ func TestInput_RealProcessTree(t *testing.T) {
 			"refused by policy: python3 reads this input, but lines it does not read would reach the shell unchecked; send one line per call (rule undecidable)")
 	})
 	t.Run("pipe", func(t *testing.T) {
-		s, err := mgr.Start(session.StartOptions{Command: "bash --norc --noprofile; true", Mode: session.ModePipe})
+		s, err := mgr.Start(session.StartOptions{Command: "bash --norc --noprofile; true", Mode: record.ModePipe})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -94,7 +95,7 @@ func TestInput_RealProcessTree(t *testing.T) {
 		}
 	})
 	t.Run("exited", func(t *testing.T) {
-		s, err := mgr.Start(session.StartOptions{Argv: []string{"true"}, Mode: session.ModePipe})
+		s, err := mgr.Start(session.StartOptions{Argv: []string{"true"}, Mode: record.ModePipe})
 		if err != nil {
 			t.Fatal(err)
 		}

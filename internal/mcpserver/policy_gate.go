@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/gate"
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -74,7 +75,7 @@ func (t *tools) readLimit(ro *session.ReadOptions, asked int) error {
 
 // recordInput writes the input event; text typed while the terminal's echo
 // is off (a password prompt) is redacted.
-func (t *tools) recordInput(req *mcp.CallToolRequest, s *session.Session, in SendInput, state string) {
+func (t *tools) recordInput(req *mcp.CallToolRequest, s *session.Session, in SendInput, state record.State) {
 	t.gate.Typed(clientOf(req), s, gateInput(in), state)
 }
 

@@ -121,7 +121,7 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 		}
 		if err != nil {
 			log.Debug("tool error", "tool", tool.Name, "err", err)
-			return nil, out, err
+			return nil, out, agentError(err)
 		}
 		if tx, ok := any(out).(texter); ok {
 			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tx.Text()}}}

@@ -193,7 +193,7 @@ func execResult(s *session.Session, r shell.Result) ExecResult {
 		}
 		out.Hint = "the shell itself exited during this command (exit, set -e, or killed); open a new one with open_shell"
 	case r.InputState != "":
-		out.State = r.InputState
+		out.State = string(r.InputState)
 		out.Hint = "the command waits for input: answer with send_input, then await_command for the rest (or send_input keys [\"ctrl+c\"])"
 	case r.Running:
 		out.State = "running"

@@ -1,8 +1,6 @@
 package session
 
 import (
-	"fmt"
-
 	"golang.org/x/sys/unix"
 
 	"github.com/agentty/agentty/internal/backend"
@@ -173,11 +171,5 @@ func (s *Session) wroteLine(t *unix.Termios, data string) {
 }
 
 func (s *Session) lineErr(l *lineTooLong) error {
-	earlier := ""
-	if l.earlier > 0 {
-		earlier = fmt.Sprintf(", %d of them sent by earlier calls without a line end (send enter to end that line, or keys [\"ctrl+u\"] to erase it)", l.earlier)
-	}
-	return fmt.Errorf("%w: the terminal of session %s is in canonical (line) mode, where the program receives at most %d bytes of one line and the kernel drops the rest; "+
-		"this input makes a line of %d bytes%s. Nothing was sent. Send lines of at most %d bytes, or write the data to a file with write_file and have the program read it (e.g. `prog < file`), or start the program with mode pipe",
-		ErrLineTooLong, s.ID, MaxCanonLine, l.length, earlier, MaxCanonLine)
+	return &LineTooLongError{ID: s.ID, Length: l.length, Earlier: l.earlier}
 }

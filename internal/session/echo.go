@@ -11,6 +11,8 @@ package session
 import (
 	"strings"
 	"time"
+
+	"github.com/agentty/agentty/internal/record"
 )
 
 // InputMark is where the output stood when input was written.
@@ -61,7 +63,7 @@ func (s *Session) markInput(in Input, secret bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastInput = m
-	if t, ok := echoText(in); ok && s.Mode == ModePTY && !secret {
+	if t, ok := echoText(in); ok && s.Mode == record.ModePTY && !secret {
 		if len(s.echoes) == maxEchoes {
 			s.echoes = append(s.echoes[:0], s.echoes[1:]...)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // Config holds the limits of a Manager; zero fields take defaults.
@@ -48,7 +49,7 @@ type Config struct {
 	// its memory (about 1.2 MiB per PTY session) and CPU.
 	NoScreen bool
 	// Recorder observes inputs, resizes, signals and exits (nil: none).
-	Recorder Recorder
+	Recorder record.Recorder
 	// NextID allocates a session id; nil means "s<n>" from a counter of
 	// this Manager, an error "s<n>-<instance>". A durable store allocates ids that stay
 	// unique across restarts and concurrent servers sharing it.
@@ -153,7 +154,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	}
 	if len(m.sessions) >= m.cfg.MaxSessions {
 		m.mu.Unlock()
-		return nil, fmt.Errorf("%w: %d sessions exist (limit %d); delete_session exited ones or terminate_process idle ones", ErrTooManySessions, m.cfg.MaxSessions, m.cfg.MaxSessions)
+		return nil, &TooManySessionsError{Count: m.cfg.MaxSessions, Limit: m.cfg.MaxSessions}
 	}
 	m.seq++
 	id := "s" + strconv.Itoa(m.seq)
@@ -179,7 +180,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	}
 	s := m.newSession(o, id, marker, spec.Argv)
 	start := backend.StartPTY
-	if o.Mode == ModePipe {
+	if o.Mode == record.ModePipe {
 		start = backend.StartPipe
 	}
 	m.spawnMu.Lock()
@@ -239,7 +240,7 @@ func (m *Manager) adopt(s *Session) (*Session, error) {
 	m.mu.Unlock()
 	// Recorded before the exit goroutine runs, so the start always
 	// precedes the exit in the transcript.
-	m.cfg.Recorder.Started(StartRecord{ID: s.ID, Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Cwd,
+	m.cfg.Recorder.Started(record.Start{ID: s.ID, Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Cwd,
 		EnvKeys: s.EnvKeys, Mode: s.Mode, Host: s.Host(), PID: s.PID(), Rows: rows, Cols: cols, Started: s.Started})
 	go func() {
 		defer m.wg.Done()
@@ -333,7 +334,7 @@ func (m *Manager) get(id string) (*Session, error) {
 	case 1:
 		return found, nil
 	case 0:
-		return nil, fmt.Errorf("%w: %s; call list_sessions to see the ids (exited sessions are removed after %v or by delete_session)", ErrSessionNotFound, excerpt.Q(id), m.cfg.ExitedTTL)
+		return nil, &NotFoundError{ID: id, ExitedTTL: m.cfg.ExitedTTL}
 	}
 	slices.Sort(named)
 	return nil, fmt.Errorf("%w: name %s is shared by sessions %s; use the session id", ErrBadArgs, excerpt.Q(id), strings.Join(named, ", "))
@@ -357,7 +358,7 @@ func (m *Manager) Delete(id string) error {
 		return err
 	}
 	if !isDone(s.done) {
-		return fmt.Errorf("%w: session %s is running; call terminate_process first", ErrRunning, s.ID)
+		return &RunningError{ID: s.ID}
 	}
 	m.mu.Lock()
 	delete(m.sessions, s.ID)

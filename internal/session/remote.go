@@ -7,6 +7,7 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // markerPrefix precedes the marker value in a child's environment.
@@ -15,10 +16,6 @@ var markerPrefix = proctree.EnvKey + "="
 // StartRemote starts a program on another machine; the SSH backend
 // (sshbackend.Pool.Start) provides it. nil means remote hosts are off.
 type StartRemote func(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error)
-
-// StateLost is the state of a session whose fate cannot be known: its
-// connection to the remote host dropped.
-const StateLost = "lost"
 
 // remoteSpec checks options for a remote start. Paths and commands are the
 // remote's: nothing is looked up locally.
@@ -33,7 +30,7 @@ func remoteSpec(o *StartOptions, marker, id string) (backend.RemoteSpec, error) 
 		}
 	}
 	spec = backend.RemoteSpec{Host: o.Host, SessionID: id, Marker: strings.TrimPrefix(marker, markerPrefix), Dir: o.Cwd,
-		Env: o.Env, PTY: o.Mode == ModePTY, Rows: o.Rows, Cols: o.Cols, MergeStderr: o.MergeStderr,
+		Env: o.Env, PTY: o.Mode == record.ModePTY, Rows: o.Rows, Cols: o.Cols, MergeStderr: o.MergeStderr,
 		AcceptNewHostKey: o.AcceptNewHostKey}
 	if o.Command != "" {
 		spec.Argv = []string{"/bin/sh", "-c", o.Command}

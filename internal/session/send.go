@@ -14,6 +14,7 @@ import (
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/keys"
 	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // MaxInputBytes is the default cap on the input of one call
@@ -71,7 +72,7 @@ func (s *Session) plan(in Input) ([]op, int, error) {
 		if app {
 			b = keys.Application(b)
 		}
-		if s.Mode == ModePipe {
+		if s.Mode == record.ModePipe {
 			if o, ok := pipeKeys[b]; ok {
 				flush()
 				ops = append(ops, o)
@@ -81,17 +82,17 @@ func (s *Session) plan(in Input) ([]op, int, error) {
 		buf.WriteString(b)
 	}
 	if in.Enter {
-		if s.Mode == ModePipe {
+		if s.Mode == record.ModePipe {
 			buf.WriteByte('\n')
 		} else {
 			buf.WriteByte('\r')
 		}
 	}
-	if in.EOF && s.Mode == ModePTY {
+	if in.EOF && s.Mode == record.ModePTY {
 		buf.WriteByte(0x04) // VEOF: at the start of a line it ends the program's input
 	}
 	flush()
-	if in.EOF && s.Mode == ModePipe {
+	if in.EOF && s.Mode == record.ModePipe {
 		ops = append(ops, op{close: true})
 	}
 	if limit := s.mgr.cfg.MaxInputBytes; total > limit {
@@ -123,7 +124,7 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	secret := false
 	// Remote pipes get the gate too: unread input on the remote cannot be
 	// measured the way a local stdin pipe's can.
-	if s.Mode == ModePTY || s.remote() != nil {
+	if s.Mode == record.ModePTY || s.remote() != nil {
 		if p, err := s.proc.Inspect(); err == nil {
 			s.mu.Lock()
 			s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
@@ -172,9 +173,8 @@ func (s *Session) writeErr(err error, written, want int) error {
 		return fmt.Errorf("%w: wrote %d of %d bytes before the deadline; the program is busy or not reading stdin (read its output, or send keys ctrl+c)", ErrInputStalled, written, want)
 	case errors.Is(err, backend.ErrStdinClosed):
 		return fmt.Errorf("%w: stdin of session %s was closed with stdin_eof; no more input can be sent", ErrBadArgs, s.ID)
-	case errors.Is(err, syscall.EPIPE) && s.Mode == ModePipe && s.remote() == nil && !s.exitedNow():
-		return fmt.Errorf("%w: session %s is still running but no process reads its stdin any more (the program closed it), so input cannot be delivered; "+
-			"read its output with read_output, end it with terminate_process, or start it again to send input", ErrStdinClosed, s.ID)
+	case errors.Is(err, syscall.EPIPE) && s.Mode == record.ModePipe && s.remote() == nil && !s.exitedNow():
+		return &StdinClosedError{ID: s.ID}
 	case isDone(s.done) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.EIO):
 		return s.exitedErr()
 	}
@@ -205,17 +205,5 @@ func (s *Session) exitedNow() bool {
 const exitCollect = 2 * time.Second
 
 func (s *Session) exitedErr() error {
-	st := s.Status()
-	how := "exited"
-	if st != nil {
-		if st.Lost != "" {
-			return fmt.Errorf("%w: session %s is lost (%s); its output is still readable with read_output, start it again to continue", ErrExited, s.ID, st.Lost)
-		}
-		if st.Signal != "" {
-			how = "was killed by " + st.Signal
-		} else {
-			how = fmt.Sprintf("exited with code %d", st.Code)
-		}
-	}
-	return fmt.Errorf("%w: session %s %s; its output is still readable with read_output", ErrExited, s.ID, how)
+	return &ExitedError{ID: s.ID, Status: s.Status()}
 }

@@ -2,6 +2,7 @@ package keys
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -92,5 +93,18 @@ func TestBytes_UnknownKeyListsSummary(t *testing.T) {
 	_, err := Bytes("ctrl+shift+banana")
 	if err == nil || err.Error() != `unknown key "ctrl+shift+banana"; known keys: `+Summary {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestSummary_InDocs checks that the docs' key list is Summary, verbatim
+// (a code span, so markdown keeps its backslash).
+func TestSummary_InDocs(t *testing.T) {
+	const doc = "../../docs/processes.md"
+	b, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "`"+Summary+"`") {
+		t.Errorf("%s does not show the key list as keys.Summary says it:\n%s", doc, Summary)
 	}
 }

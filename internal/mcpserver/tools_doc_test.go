@@ -52,7 +52,7 @@ func TestToolsDoc_UpToDate(t *testing.T) {
 // arrays of objects, maps, tuples, nullable types, bounds and escaping.
 func TestToolsDoc_Render(t *testing.T) {
 	in := `{"instructions": "Line one.\nLine two.", "tools": [{"name": "x_tool",
-	  "description": "Does x | y.", "annotations": {"readOnlyHint": true, "idempotentHint": false},
+	  "description": "Does x | y (ctrl+\\).", "annotations": {"readOnlyHint": true, "idempotentHint": false},
 	  "inputSchema": {"type": "object", "required": ["id"], "properties": {
 	    "id": {"type": "string", "maxLength": 256, "description": "session id"},
 	    "keys": {"type": ["null", "array"], "items": {"type": "string", "maxLength": 32}, "maxItems": 50},
@@ -68,8 +68,8 @@ func TestToolsDoc_Render(t *testing.T) {
 	}
 	for _, want := range []string{
 		"> Line one.\n> Line two.\n",
-		"| [`x_tool`](#x_tool) | read-only | Does x \\| y. |\n",
-		"## x_tool\n\nDoes x | y.\n\nRead-only.\n",
+		"| [`x_tool`](#x_tool) | read-only | Does x \\| y (ctrl+\\\\). |\n",
+		"## x_tool\n\nDoes x | y (ctrl+\\\\).\n\nRead-only.\n",
 		"| `env` | map of string |  |  |\n",
 		"| `id` | string (max 256) | yes | session id |\n",
 		"| `keys` | array of string (max 50 items, each max 32) |  |  |\n",
@@ -169,7 +169,7 @@ func renderToolsDoc(golden []byte) ([]byte, error) {
 		fmt.Fprintf(&w, "| [`%s`](#%s) | %s | %s |\n", tool.Name, tool.Name, strings.Join(toolHints(tool), ", "), cell(first))
 	}
 	for _, tool := range tl.Tools {
-		fmt.Fprintf(&w, "\n## %s\n\n%s\n", tool.Name, tool.Description)
+		fmt.Fprintf(&w, "\n## %s\n\n%s\n", tool.Name, mdText(tool.Description))
 		if h := toolHints(tool); len(h) > 0 {
 			s := strings.Join(h, ", ")
 			fmt.Fprintf(&w, "\n%s.\n", strings.ToUpper(s[:1])+s[1:])
@@ -277,8 +277,12 @@ func typeParts(s *docSchema) (name string, bounds []string) {
 	return name, bounds
 }
 
+// mdText keeps a description's backslashes (ctrl+\\) from being read as
+// markdown escapes.
+func mdText(s string) string { return strings.ReplaceAll(s, `\`, `\\`) }
+
 // cell makes text safe inside a markdown table row.
 func cell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(mdText(s), "|", `\|`)
 	return strings.ReplaceAll(s, "\n", " ")
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
@@ -20,8 +21,14 @@ func newRunner(mgr *session.Manager, remote RemoteHosts) *runner.Runner {
 			return proctree.EnvKey + "=" + mgr.Instance() + "/run" + strconv.FormatInt(seq.Add(1), 10)
 		},
 	}
-	if remote != nil {
-		r.Remote = remote.Start
+	if s, ok := remote.(remoteStarter); ok {
+		r.Remote = s.Start
 	}
 	return r
+}
+
+// remoteStarter is what run_command with host needs of RemoteHosts
+// (sshbackend.Pool.Start): a program started on another host.
+type remoteStarter interface {
+	Start(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error)
 }

@@ -183,7 +183,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := m.newSession(o, id, marker, spec.Argv)
+	s := m.newSession(o, id, spec.Argv)
 	m.spawnMu.Lock()
 	s.proc, err = m.cfg.Local(o.Mode, spec, m.spawner.Do, s.log.Append)
 	if err == nil {
@@ -199,11 +199,11 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 }
 
 // newSession makes the record of a session about to start.
-func (m *Manager) newSession(o StartOptions, id, marker string, argv []string) *Session {
+func (m *Manager) newSession(o StartOptions, id string, argv []string) *Session {
 	s := &Session{
 		ID: id, Name: o.Name, Argv: argv, Mode: o.Mode, Cwd: o.Cwd,
 		EnvKeys: slices.Sorted(maps.Keys(o.Env)), Started: time.Now(),
-		log: m.cfg.NewLog(id, m.cfg.OutputLimit), marker: marker, mgr: m, disown: func() {},
+		log: m.cfg.NewLog(id, m.cfg.OutputLimit), mgr: m, disown: func() {},
 		done: make(chan struct{}), readers: map[int]*reader{DefaultReader: {id: DefaultReader}},
 	}
 	s.Command = o.Command
@@ -265,7 +265,7 @@ func (m *Manager) startRemote(o StartOptions, id, marker string) (*Session, erro
 	if err != nil {
 		return nil, err
 	}
-	s := m.newSession(o, id, marker, spec.Argv)
+	s := m.newSession(o, id, spec.Argv)
 	if s.proc, err = m.cfg.Remote(spec, s.log.Append); err != nil {
 		return nil, err
 	}

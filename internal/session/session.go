@@ -46,10 +46,9 @@ type Session struct {
 	EnvKeys []string // keys the caller set (values are not kept)
 	Started time.Time
 
-	proc   backend.Process
-	log    outlog.Log
-	marker string // AGENTTY_SESSION=<instance>/<id>
-	mgr    *Manager
+	proc backend.Process
+	log  outlog.Log
+	mgr  *Manager
 	// disown tells the orphan reaper the root's exit status was collected;
 	// a no-op for a root it never saw (a remote one). Set before adopt.
 	disown func()

@@ -9,9 +9,9 @@ import (
 
 // Commit is one line of git log --oneline.
 type Commit struct {
-	Hash    string `json:"hash"`
-	Refs    string `json:"refs,omitempty" jsonschema:"decorations such as HEAD -> main, tag: v1"`
-	Subject string `json:"subject"`
+	Hash    string
+	Refs    string // decorations such as HEAD -> main, tag: v1
+	Subject string
 }
 
 var decorated = regexp.MustCompile(`^\(([^)]*)\) (.*)$`)
@@ -53,17 +53,17 @@ func parseLog(args []string, out string) (Parsed, bool) {
 
 // BranchEntry is one line of git branch.
 type BranchEntry struct {
-	Name     string `json:"name"`
-	Current  bool   `json:"current"`
-	Remote   bool   `json:"remote,omitempty"`
-	Worktree bool   `json:"worktree,omitempty" jsonschema:"checked out in another worktree (+)"`
-	Target   string `json:"target,omitempty" jsonschema:"for symbolic refs such as origin/HEAD -> origin/main"`
-	Hash     string `json:"hash,omitempty"`
-	Upstream string `json:"upstream,omitempty"`
-	Ahead    int    `json:"ahead,omitempty"`
-	Behind   int    `json:"behind,omitempty"`
-	Gone     bool   `json:"gone,omitempty"`
-	Subject  string `json:"subject,omitempty"`
+	Name     string
+	Current  bool
+	Remote   bool
+	Worktree bool   // checked out in another worktree (+)
+	Target   string // for symbolic refs such as origin/HEAD -> origin/main
+	Hash     string
+	Upstream string
+	Ahead    int
+	Behind   int
+	Gone     bool
+	Subject  string
 }
 
 var vvLine = regexp.MustCompile(`^(\S+)\s+([0-9a-f]{4,64})\s(?:\[([^\]]*)\] )?(.*)$`)
@@ -127,25 +127,25 @@ func parseBranch(args []string, out string) (Parsed, bool) {
 
 // DiffStat is git diff --stat / --shortstat.
 type DiffStat struct {
-	Files        []StatFile `json:"files,omitempty"`
-	FilesChanged int        `json:"files_changed"`
-	Insertions   int        `json:"insertions"`
-	Deletions    int        `json:"deletions"`
+	Files        []StatFile
+	FilesChanged int
+	Insertions   int
+	Deletions    int
 }
 
 // StatFile is one file line of --stat.
 type StatFile struct {
-	Path    string `json:"path"`
-	Changes int    `json:"changes" jsonschema:"changed lines; for binary files 0"`
-	Binary  bool   `json:"binary,omitempty"`
+	Path    string
+	Changes int // changed lines; for binary files 0
+	Binary  bool
 }
 
 // NameStatus is one line of --name-status.
 type NameStatus struct {
-	Status   string `json:"status" jsonschema:"A, M, D, R, C, T, U"`
-	Score    int    `json:"score,omitempty" jsonschema:"similarity of a rename or copy, percent"`
-	Path     string `json:"path"`
-	OrigPath string `json:"orig_path,omitempty"`
+	Status   string // A, M, D, R, C, T, U
+	Score    int    // similarity of a rename or copy, percent
+	Path     string
+	OrigPath string
 }
 
 var (
@@ -245,9 +245,9 @@ func parseRevParse(args []string, out string) (Parsed, bool) {
 
 // Remote is one remote with its fetch and push URLs.
 type Remote struct {
-	Name  string `json:"name"`
-	Fetch string `json:"fetch,omitempty"`
-	Push  string `json:"push,omitempty"`
+	Name  string
+	Fetch string
+	Push  string
 }
 
 func parseRemote(args []string, out string) (Parsed, bool) {
@@ -297,8 +297,8 @@ func parseLsFiles(args []string, out string) (Parsed, bool) {
 
 // Which is the result of which.
 type Which struct {
-	Paths []string `json:"paths"`
-	Found bool     `json:"found"`
+	Paths []string
+	Found bool
 }
 
 func parseWhich(args []string, out string) (Parsed, bool) {

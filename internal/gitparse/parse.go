@@ -11,9 +11,9 @@ import (
 
 // Parsed is the structured form of one command's output.
 type Parsed struct {
-	Kind    string `json:"kind" jsonschema:"which parser: git_status, git_log, git_branch, git_branch_vv, git_diff_name_only, git_diff_name_status, git_diff_stat, git_diff_shortstat, git_rev_parse, git_remote, git_ls_files, which"`
-	Data    any    `json:"data"`
-	Summary string `json:"summary" jsonschema:"one line describing the data"`
+	Kind    string // which parser: git_status, git_log, git_branch, git_branch_vv, git_diff_name_only, git_diff_name_status, git_diff_stat, git_diff_shortstat, git_rev_parse, git_remote, git_ls_files, which
+	Data    any
+	Summary string // one line describing the data
 }
 
 type parser func(args []string, out string) (Parsed, bool)

@@ -9,32 +9,32 @@ import (
 
 // Branch is the "## ..." line of a short status.
 type Branch struct {
-	Head     string `json:"head"`
-	Upstream string `json:"upstream,omitempty"`
-	Ahead    int    `json:"ahead"`
-	Behind   int    `json:"behind"`
-	Gone     bool   `json:"gone,omitempty" jsonschema:"the upstream branch no longer exists"`
-	NoCommit bool   `json:"no_commits,omitempty" jsonschema:"a new repository without commits"`
-	Detached bool   `json:"detached,omitempty"`
+	Head     string
+	Upstream string
+	Ahead    int
+	Behind   int
+	Gone     bool // the upstream branch no longer exists
+	NoCommit bool // a new repository without commits
+	Detached bool
 }
 
 // FileStatus is one entry of a status.
 type FileStatus struct {
-	Path     string `json:"path"`
-	OrigPath string `json:"orig_path,omitempty" jsonschema:"source of a rename or copy"`
-	Code     string `json:"code" jsonschema:"the two-letter XY code"`
-	Status   string `json:"status" jsonschema:"added, modified, deleted, renamed, copied, type_changed, unmerged"`
+	Path     string
+	OrigPath string // source of a rename or copy
+	Code     string // the two-letter XY code
+	Status   string // added, modified, deleted, renamed, copied, type_changed, unmerged
 }
 
 // Status is git status in short or porcelain v1 form.
 type Status struct {
-	Branch     *Branch      `json:"branch,omitempty"`
-	Staged     []FileStatus `json:"staged"`
-	Modified   []FileStatus `json:"modified" jsonschema:"changed in the work tree, not staged"`
-	Untracked  []string     `json:"untracked"`
-	Ignored    []string     `json:"ignored,omitempty"`
-	Conflicted []FileStatus `json:"conflicted"`
-	Clean      bool         `json:"clean"`
+	Branch     *Branch
+	Staged     []FileStatus
+	Modified   []FileStatus // changed in the work tree, not staged
+	Untracked  []string
+	Ignored    []string
+	Conflicted []FileStatus
+	Clean      bool
 }
 
 var statusWords = map[byte]string{'A': "added", 'M': "modified", 'D': "deleted", 'R': "renamed", 'C': "copied", 'T': "type_changed", 'U': "unmerged"}

@@ -5,13 +5,13 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/excerpt"
+	"github.com/agentty/agentty/internal/files"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -93,101 +93,33 @@ func (t *tools) writeFile(ctx context.Context, req *mcp.CallToolRequest, in Writ
 	}
 	// Write targets pass the policy's path check (protected directories
 	// such as agentty's configuration, allowed roots).
-	if err := t.decide(ctx, req, "write_file", in.SessionID, "write_file "+p, filepath.Dir(p), t.policy.CheckPath(p, filepath.Dir(p))); err != nil {
+	if err := t.admitWrite(ctx, req, in.SessionID, p, ""); err != nil {
 		return WriteFileResult{}, err
 	}
-	if in.MakeDirs {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return WriteFileResult{}, fmt.Errorf("create parent directories: %w", err)
-		}
-	} else if err := parentExists(p); err != nil {
-		return WriteFileResult{}, err
-	}
-	res := WriteFileResult{Path: p, Bytes: len(data), Appended: in.Append}
-	_, statErr := os.Stat(p)
-	res.Created = errors.Is(statErr, fs.ErrNotExist)
-	var err error
-	if in.Append {
-		err = appendFile(p, data)
-	} else {
-		err = replaceFile(p, data)
-	}
+	res, err := files.Write(p, data, files.Options{Append: in.Append, MakeDirs: in.MakeDirs})
 	if err != nil {
-		return WriteFileResult{}, err
+		return WriteFileResult{}, writeErr(p, err)
 	}
-	if fi, err := os.Stat(p); err == nil {
-		res.Size = fi.Size()
-	}
-	return res, nil
+	return writeFileResult(res), nil
 }
 
-// parentExists says that p's directory is missing, rather than letting the
-// write fail on the name of a temporary file the agent never gave.
-func parentExists(p string) error {
-	dir := filepath.Dir(p)
-	fi, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%w: directory %s does not exist; pass make_dirs=true to create it", session.ErrBadArgs, dir)
-	case err != nil:
-		return fmt.Errorf("write %s: %w", p, err)
-	case !fi.IsDir():
-		return fmt.Errorf("%w: %s is not a directory, so %s cannot be written", session.ErrBadArgs, dir, filepath.Base(p))
+// writeErr words a refused local write for the agent.
+func writeErr(p string, err error) error {
+	var pe *files.PathError
+	if !errors.As(err, &pe) {
+		return err
 	}
-	return nil
+	switch pe.Err {
+	case files.ErrNoDir:
+		return fmt.Errorf("%w: directory %s does not exist; pass make_dirs=true to create it", session.ErrBadArgs, pe.Path)
+	case files.ErrNotDir:
+		return fmt.Errorf("%w: %s is not a directory, so %s cannot be written", session.ErrBadArgs, pe.Path, filepath.Base(p))
+	case files.ErrIsDir:
+		return fmt.Errorf("%w: %s is a directory", session.ErrBadArgs, pe.Path)
+	}
+	return err
 }
 
-func appendFile(p string, data []byte) error {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", p, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("append to %s: %w", p, err)
-	}
-	return f.Close()
-}
-
-// replaceFile writes data to a temporary file next to p and renames it over
-// p, so readers see the old or the new content, never a half-written file.
-// A symlink is followed (its target is replaced); an existing file keeps its
-// permission bits.
-func replaceFile(p string, data []byte) error {
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		p = real
-	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(p); err == nil {
-		if fi.IsDir() {
-			return fmt.Errorf("%w: %s is a directory", session.ErrBadArgs, p)
-		}
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".agentty-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		return fmt.Errorf("replace %s: %w", p, err)
-	}
-	done = true
-	return nil
+func writeFileResult(r files.Result) WriteFileResult {
+	return WriteFileResult{Path: r.Path, Bytes: r.Bytes, Size: r.Size, Appended: r.Appended, Created: r.Created}
 }

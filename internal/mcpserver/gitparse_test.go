@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentty/agentty/internal/gitparse"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -60,7 +59,7 @@ func gitRepo(t *testing.T) (repo, remote string) {
 func TestRunCommand_GitParsers(t *testing.T) {
 	repo, remote := gitRepo(t)
 	c := newClient(t, session.Config{})
-	parsed := func(args ...string) (*gitparse.Parsed, RunResult) {
+	parsed := func(args ...string) (*Parsed, RunResult) {
 		t.Helper()
 		r := c.run(map[string]any{"argv": append([]string{"git"}, args...), "cwd": repo, "env": map[string]string{"GIT_CONFIG_GLOBAL": "/dev/null"}})
 		if r.Parsed == nil {
@@ -180,7 +179,7 @@ func TestRunCommand_GitParsers(t *testing.T) {
 	}
 }
 
-func parsed2(t *testing.T, c *client, argv []string) (*gitparse.Parsed, RunResult) {
+func parsed2(t *testing.T, c *client, argv []string) (*Parsed, RunResult) {
 	t.Helper()
 	r := c.run(map[string]any{"argv": argv})
 	if r.Parsed == nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/history"
-	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/re2"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/store"
@@ -38,36 +36,13 @@ func (t *tools) registerHistory(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.getMessage)
 }
 
-// outputLog finds the output of a live session (its own log: memory, then
-// disk) or, failing that, of a recorded past session.
-func (t *tools) outputLog(id string) (outlog.Log, string, error) {
-	s, err := t.mgr.Get(id)
-	if err == nil {
-		return s.OutputLog(), s.ID, nil
-	}
-	if t.store == nil || !errors.Is(err, session.ErrSessionNotFound) {
-		return nil, "", err
-	}
-	l, serr := t.store.OpenLog(id)
-	if serr != nil {
-		if errors.Is(serr, store.ErrNotFound) {
-			return nil, "", fmt.Errorf("%w: %s is neither a live session nor in the transcript store; call list_sessions", session.ErrSessionNotFound, excerpt.Q(id))
-		}
-		return nil, "", serr
-	}
-	return l, id, nil
-}
-
 // recordedID resolves a session id (or a live session's name) for the
 // transcript tools.
 func (t *tools) recordedID(id string) (string, error) {
-	if t.store == nil {
+	if !t.cat.Recording() {
 		return "", errNoStore
 	}
-	if s, err := t.mgr.Get(id); err == nil {
-		return s.ID, nil
-	}
-	return id, nil
+	return t.cat.Resolve(id), nil
 }
 
 // HistoryInput are get_history's arguments.
@@ -154,7 +129,10 @@ func (t *tools) getHistory(_ context.Context, _ *mcp.CallToolRequest, in History
 		}
 		q.Grep = re
 	}
-	l, id, err := t.outputLog(in.SessionID)
+	l, id, err := t.cat.OutputLog(in.SessionID)
+	if errors.Is(err, store.ErrNotFound) {
+		return HistoryResult{}, fmt.Errorf("%w: %s is neither a live session nor in the transcript store; call list_sessions", session.ErrSessionNotFound, excerpt.Q(in.SessionID))
+	}
 	if err != nil {
 		return HistoryResult{}, err
 	}
@@ -235,19 +213,9 @@ func (t *tools) searchOutput(_ context.Context, _ *mcp.CallToolRequest, in Searc
 	if o.MaxScanBytes == 0 {
 		o.MaxScanBytes = defaultSearchScan
 	}
-	for i, id := range o.SessionIDs {
-		if s, err := t.mgr.Get(id); err == nil {
-			o.SessionIDs[i] = s.ID
-		}
-	}
-	var found store.SearchResult
-	if t.store != nil {
-		found, err = t.store.Search(re, o)
-		if err != nil {
-			return SearchResult{}, err
-		}
-	} else {
-		found = t.searchMemory(re, o)
+	found, err := t.cat.Search(re, o)
+	if err != nil {
+		return SearchResult{}, err
 	}
 	res := SearchResult{Matches: []SearchMatch{}, ScannedBytes: found.Scanned, Complete: found.Complete}
 	for _, m := range found.Matches {
@@ -255,41 +223,6 @@ func (t *tools) searchOutput(_ context.Context, _ *mcp.CallToolRequest, in Searc
 	}
 	res.Count = len(res.Matches)
 	return res, nil
-}
-
-// searchMemory searches live sessions' in-memory output when there is no
-// store, newest session first.
-func (t *tools) searchMemory(re *regexp.Regexp, o store.SearchOptions) store.SearchResult {
-	res := store.SearchResult{Complete: true}
-	all := t.mgr.List()
-	for i := len(all) - 1; i >= 0 && len(res.Matches) < o.MaxResults; i-- {
-		s := all[i]
-		if s.Started.Before(o.Since) || o.SessionIDs != nil && !contains(o.SessionIDs, s.ID) {
-			continue
-		}
-		h := history.Get(s.OutputLog(), history.Query{Grep: re, MaxMatches: o.MaxResults - len(res.Matches), MaxBytes: history.MaxBytesCap})
-		res.Scanned += h.Scanned
-		for j := len(h.Lines) - 1; j >= 0; j-- {
-			text := h.Lines[j].Text
-			if len(text) > o.MaxLineBytes {
-				text = text[:o.MaxLineBytes]
-			}
-			res.Matches = append(res.Matches, store.Match{SessionID: s.ID, Line: h.Lines[j].N, Text: text})
-		}
-		if h.Truncated {
-			res.Complete = false
-		}
-	}
-	return res
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // parseSince reads an RFC 3339 time or a duration back from now.

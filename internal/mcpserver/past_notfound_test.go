@@ -1,17 +1,14 @@
 package mcpserver
 
 import (
-	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agentty/agentty/internal/session"
-	"github.com/agentty/agentty/internal/store"
+	"github.com/agentty/agentty/internal/store/storetest"
 )
 
 // TestPastSessions_NotFoundSaysWhatItIs: a session list_sessions shows but
@@ -33,7 +30,7 @@ func TestPastSessions_NotFoundSaysWhatItIs(t *testing.T) {
 	}
 	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
 	pid := other.Process.Pid
-	setOwner(t, dir, running.SessionID, pid, procStartTime(t, pid))
+	storetest.SetOwner(t, dir, running.SessionID, pid, storetest.ProcStart(t, pid))
 	b, _ := newStoreClient(t, dir, session.Config{}, nil)
 	var list ListResult
 	b.call("list_sessions", map[string]any{}, &list)
@@ -64,7 +61,7 @@ func TestPastSessions_NotFoundSaysWhatItIs(t *testing.T) {
 	}
 
 	// A server that stopped without recording the end leaves the session lost.
-	setOwner(t, dir, running.SessionID, 1<<30, 1)
+	storetest.SetOwner(t, dir, running.SessionID, 1<<30, 1)
 	c, _ := newStoreClient(t, dir, session.Config{}, nil)
 	msg := c.toolError("send_input", map[string]any{"session_id": running.SessionID, "text": "x"})
 	want := fmt.Sprintf("it is lost: agentty (pid %d) stopped without recording the exit", 1<<30)
@@ -75,32 +72,4 @@ func TestPastSessions_NotFoundSaysWhatItIs(t *testing.T) {
 	if msg := c.toolError("read_output", map[string]any{"session_id": "s999"}); !strings.Contains(msg, `session not found: "s999"; call list_sessions`) {
 		t.Errorf("unknown id: %q", msg)
 	}
-}
-
-func setOwner(t *testing.T, dir, id string, pid int, start int64) {
-	t.Helper()
-	db, err := sql.Open("sqlite", filepath.Join(dir, store.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(`UPDATE sessions SET owner_pid=?, owner_start=? WHERE id=?`, pid, start, id); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// procStartTime is field 22 of /proc/PID/stat: with the pid it names one
-// process, as the store records its owner.
-func procStartTime(t *testing.T, pid int) int64 {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	n, err := strconv.ParseInt(f[19], 10, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }

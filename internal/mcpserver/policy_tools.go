@@ -43,7 +43,8 @@ func (t *tools) registerPolicy(srv *mcp.Server) {
 }
 
 func (t *tools) getPolicy(context.Context, *mcp.CallToolRequest, struct{}) (PolicyResult, error) {
-	r := PolicyResult{Enabled: t.policy.Enabled(), Rules: t.policy.Rules(), Protected: t.policy.Protected(), MaxReadBytes: t.maxRead}
+	p := t.gate.Policy()
+	r := PolicyResult{Enabled: p.Enabled(), Rules: p.Rules(), Protected: p.Protected(), MaxReadBytes: t.gate.MaxRead()}
 	if r.Enabled {
 		r.Notes = []string{
 			"Every simple command in a shell command line is checked, including inside $(...), pipes, sh -c and wrappers like env, sudo, xargs, find -exec.",

@@ -126,7 +126,7 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 		return SendResult{}, err
 	}
 	var state string // echo off (a password prompt) redacts the audited input
-	if t.audit != nil {
+	if t.gate.Audited() {
 		state, _ = s.State()
 	}
 	deadline := time.Now().Add(max(w.Timeout, 5*time.Second))

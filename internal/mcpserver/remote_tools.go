@@ -4,23 +4,19 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"strconv"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentty/agentty/internal/backend"
-	"github.com/agentty/agentty/internal/excerpt"
-	"github.com/agentty/agentty/internal/policy"
+	"github.com/agentty/agentty/internal/files"
 	"github.com/agentty/agentty/internal/session"
 )
 
-// RemoteHosts runs things on other hosts over SSH (sshbackend.Pool): Start
-// runs a program on a channel (run_command with host), Exec a short POSIX
-// sh script with stdin (remote shells' integration files, write_file into
-// a remote shell's directory).
+// RemoteHosts runs things on other hosts over SSH (sshbackend.Pool): Exec
+// runs a short POSIX sh script with stdin, for remote shells' integration
+// files (shell.Remote) and write_file into a remote shell's directory
+// (files.Remote). run_command with host also needs the pool's Start (see
+// newRunner).
 type RemoteHosts interface {
-	Start(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error)
 	Exec(ctx context.Context, host string, accept bool, script string, args []string, stdin []byte) ([]byte, error)
 }
 
@@ -32,37 +28,8 @@ func (t *tools) admitRemoteShell(ctx context.Context, req *mcp.CallToolRequest, 
 	if name == "" {
 		name = "sh" // the remote login shell, bash or sh: checked as a shell
 	}
-	d := t.policy.CheckArgv([]string{name}, in.Cwd)
-	if d.Verdict != policy.Refuse {
-		if e := t.policy.CheckEnv(in.Env); e.Verdict == policy.Refuse {
-			d = e
-		}
-	}
-	return t.decide(ctx, req, "open_shell", "", name+" (on "+in.Host+")", in.Cwd, onHost(d, in.Host))
+	return t.admitShell(ctx, req, name, in)
 }
-
-// remoteWriteScript writes stdin to $1 on the remote: appended ($2 = 1) or
-// replaced atomically through a temporary file in the same directory and
-// mv (an existing file's permission bits are kept by copying it first;
-// a symlink's target is replaced). $3 = 1 creates missing parents. It
-// prints "CREATED SIZE".
-const remoteWriteScript = `p=$1
-[ "$3" = 1 ] && { mkdir -p -- "$(dirname -- "$p")" || exit 1; }
-d=$(dirname -- "$p"); [ -d "$d" ] || { echo "directory $d does not exist; pass make_dirs=true to create it" >&2; exit 2; }
-[ -d "$p" ] && { echo "$p is a directory" >&2; exit 2; }
-created=0; [ -e "$p" ] || created=1
-if [ "$2" = 1 ]; then
-	cat >> "$p" || exit 1
-else
-	t=$(readlink -f -- "$p" 2>/dev/null) && [ -n "$t" ] || t=$p
-	tmp=$(mktemp "$(dirname -- "$t")/.agentty-XXXXXX") || exit 1
-	trap 'rm -f -- "$tmp"' EXIT
-	if [ -e "$t" ]; then cp -p -- "$t" "$tmp" || exit 1; else chmod 644 "$tmp" || exit 1; fi
-	cat > "$tmp" && mv -f -- "$tmp" "$t" || exit 1
-	trap - EXIT
-	p=$t
-fi
-printf '%s %s\n' "$created" "$(wc -c < "$p" | tr -d ' ')"`
 
 // writeRemoteFile is write_file for a remote shell session: the path is
 // resolved against the shell's current directory on the remote, and the
@@ -78,26 +45,12 @@ func (t *tools) writeRemoteFile(ctx context.Context, req *mcp.CallToolRequest, i
 		}
 		p = path.Join(cwd, p)
 	}
-	d := onHost(t.policy.CheckPath(p, path.Dir(p)), host)
-	if err := t.decide(ctx, req, "write_file", in.SessionID, "write_file "+p+" (on "+host+")", path.Dir(p), d); err != nil {
+	if err := t.admitWrite(ctx, req, in.SessionID, p, host); err != nil {
 		return WriteFileResult{}, err
 	}
-	flag := func(b bool) string {
-		if b {
-			return "1"
-		}
-		return "0"
-	}
-	out, err := t.remote.Exec(ctx, host, false, remoteWriteScript, []string{p, flag(in.Append), flag(in.MakeDirs)}, data)
+	res, err := files.WriteRemote(ctx, t.remote, host, p, data, files.Options{Append: in.Append, MakeDirs: in.MakeDirs})
 	if err != nil {
-		return WriteFileResult{}, fmt.Errorf("write %s on %s: %w", p, host, err)
+		return WriteFileResult{}, err
 	}
-	res := WriteFileResult{Path: p, Bytes: len(data), Appended: in.Append}
-	created, size, ok := strings.Cut(strings.TrimSpace(string(out)), " ")
-	if !ok {
-		return WriteFileResult{}, fmt.Errorf("write %s on %s: unexpected answer %s", p, host, excerpt.Q(string(out)))
-	}
-	res.Created = created == "1"
-	res.Size, _ = strconv.ParseInt(size, 10, 64)
-	return res, nil
+	return writeFileResult(res), nil
 }

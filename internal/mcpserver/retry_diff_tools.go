@@ -3,23 +3,15 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/re2"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
-)
-
-// Retry limits: every attempt and pause happen inside one tool call.
-const (
-	maxRetries   = 20
-	maxRetryWait = 60 * time.Second
 )
 
 // RetryInput are retry_command's arguments.
@@ -73,17 +65,6 @@ func (r RetryResult) Text() string {
 	return b.String()
 }
 
-// backoffDelay is the pause before attempt n (n >= 2).
-func backoffDelay(kind string, base time.Duration, n int) time.Duration {
-	switch kind {
-	case "fixed":
-		return base
-	case "linear":
-		return base * time.Duration(n-1)
-	}
-	return min(base<<(n-2), maxRetryWait)
-}
-
 func (t *tools) retryCommand(ctx context.Context, req *mcp.CallToolRequest, in RetryInput) (RetryResult, error) {
 	sh, err := t.shells.Get(in.SessionID)
 	if err != nil {
@@ -97,81 +78,49 @@ func (t *tools) retryCommand(ctx context.Context, req *mcp.CallToolRequest, in R
 	if in.MaxRetries != nil {
 		retries = *in.MaxRetries
 	}
-	if retries < 0 || retries > maxRetries {
-		return RetryResult{}, fmt.Errorf("%w: max_retries must be between 0 and %d", session.ErrBadArgs, maxRetries)
+	if retries < 0 || retries > shell.MaxRetries {
+		return RetryResult{}, fmt.Errorf("%w: max_retries must be between 0 and %d", session.ErrBadArgs, shell.MaxRetries)
 	}
 	switch in.Backoff {
 	case "":
-		in.Backoff = "exponential"
-	case "fixed", "linear", "exponential":
+		in.Backoff = shell.BackoffExponential
+	case shell.BackoffFixed, shell.BackoffLinear, shell.BackoffExponential:
 	default:
 		return RetryResult{}, fmt.Errorf("%w: backoff must be fixed, linear or exponential, not %s", session.ErrBadArgs, excerpt.Q(in.Backoff))
 	}
 	base := time.Second
 	if in.DelayMs != nil {
-		if *in.DelayMs < 0 || *in.DelayMs > int(maxRetryWait.Milliseconds()) {
-			return RetryResult{}, fmt.Errorf("%w: delay_ms must be between 0 and %d", session.ErrBadArgs, maxRetryWait.Milliseconds())
+		if *in.DelayMs < 0 || *in.DelayMs > int(shell.MaxRetryWait.Milliseconds()) {
+			return RetryResult{}, fmt.Errorf("%w: delay_ms must be between 0 and %d", session.ErrBadArgs, shell.MaxRetryWait.Milliseconds())
 		}
 		base = time.Duration(*in.DelayMs) * time.Millisecond
 	}
-	var re *regexp.Regexp
+	r := shell.Retry{Retries: retries, Backoff: in.Backoff, Delay: base}
 	if in.SuccessPattern != "" {
-		if re, err = re2.Compile("(?m)" + in.SuccessPattern); err != nil {
+		if r.SuccessPattern, err = re2.Compile("(?m)" + in.SuccessPattern); err != nil {
 			return RetryResult{}, fmt.Errorf("%w: success_pattern is not a valid RE2 regex: %v", session.ErrBadArgs, err)
 		}
 	}
-	want := 0
 	if in.SuccessExitCode != nil {
-		want = *in.SuccessExitCode
+		r.SuccessExitCode = *in.SuccessExitCode
 	}
+	attempts, err := r.Run(ctx, func(ctx context.Context) (shell.Result, error) {
+		return t.execIn(ctx, req, "retry_command", sh, in.Command, o)
+	})
 	var res RetryResult
-	for n := 1; n <= retries+1; n++ {
-		a := Attempt{Attempt: n}
-		if n > 1 {
-			d := backoffDelay(in.Backoff, base, n)
-			a.DelayMs = float64(d.Milliseconds())
-			if err := pause(ctx, d); err != nil {
-				return res, err
-			}
-		}
-		r, err := t.execIn(ctx, req, "retry_command", sh, in.Command, o)
-		if err != nil {
-			return res, err
-		}
-		er := execResult(sh.Session(), r)
-		a.ExitCode, a.State, a.DurationMs, a.OutputLines = er.ExitCode, er.State, er.DurationMs, er.OutputLines
-		a.Success = r.ExitCode != nil && *r.ExitCode == want
-		if re != nil {
-			m := re.MatchString(r.Output)
-			a.Matched = &m
-			a.Success = a.Success && m
-		}
-		res.History = append(res.History, a)
-		res.Attempts, res.Last, res.Success = n, er, a.Success
-		if a.Success || r.ExitCode == nil {
-			// Done, or the command is still running / the shell died: a
-			// retry cannot start.
-			break
-		}
+	for _, a := range attempts {
+		er := execResult(sh.Session(), a.Result)
+		res.History = append(res.History, Attempt{Attempt: a.N, DelayMs: float64(a.Delay.Milliseconds()),
+			ExitCode: er.ExitCode, State: er.State, Matched: a.Matched, Success: a.Success, DurationMs: er.DurationMs, OutputLines: er.OutputLines})
+		res.Attempts, res.Last, res.Success = a.N, er, a.Success
+	}
+	if err != nil {
+		return res, err
 	}
 	if !res.Success && res.Last.ExitCode == nil {
 		res.Hint = "the last attempt did not finish (" + res.Last.State + "); " + res.Last.Hint
 	}
 	return res, nil
-}
-
-func pause(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // DiffInput are diff_commands's arguments.
@@ -245,25 +194,10 @@ func (t *tools) diffCommands(ctx context.Context, req *mcp.CallToolRequest, in D
 	}
 	out := DiffResult{A: execResult(sh.Session(), res[0]), B: execResult(sh.Session(), res[1])}
 	out.A.Output, out.B.Output = "", ""
-	out.Identical = res[0].Output == res[1].Output
-	if !out.Identical {
-		d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-			A: difflib.SplitLines(res[0].Output), B: difflib.SplitLines(res[1].Output),
-			FromFile: "a: " + in.CommandA, ToFile: "b: " + in.CommandB, Context: ctxLines,
-		})
-		if err != nil {
-			return DiffResult{}, fmt.Errorf("diff: %w", err)
-		}
-		lines := strings.SplitAfter(d, "\n")
-		if lines[len(lines)-1] == "" {
-			lines = lines[:len(lines)-1]
-		}
-		out.DiffLines = len(lines)
-		if limit > 0 && len(lines) > limit {
-			out.Truncated = true
-			d = strings.Join(lines[:limit], "") + fmt.Sprintf("[... %d more diff lines ...]\n", len(lines)-limit)
-		}
-		out.Diff = d
+	d, err := shell.DiffOutputs(res[0].Output, res[1].Output, "a: "+in.CommandA, "b: "+in.CommandB, ctxLines, limit)
+	if err != nil {
+		return DiffResult{}, err
 	}
+	out.Identical, out.Diff, out.DiffLines, out.Truncated = d.Identical, d.Text, d.Lines, d.Truncated
 	return out, nil
 }

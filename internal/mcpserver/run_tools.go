@@ -45,7 +45,7 @@ type RunResult struct {
 	DurationMs float64          `json:"duration_ms"`
 	Stdout     runner.Stream    `json:"stdout"`
 	Stderr     runner.Stream    `json:"stderr"`
-	Parsed     *gitparse.Parsed `json:"parsed,omitempty" jsonschema:"structured stdout for supported commands"`
+	Parsed     *Parsed          `json:"parsed,omitempty" jsonschema:"structured stdout for supported commands"`
 	Summary    string           `json:"summary,omitempty"`
 	Checks     []runner.Check   `json:"checks"`
 	Page       *runner.PageInfo `json:"page,omitempty"`
@@ -123,7 +123,7 @@ func (t *tools) runCommand(ctx context.Context, req *mcp.CallToolRequest, in Run
 		_, supported := gitparse.Parse(in.Argv, "")
 		switch p, ok := gitparse.Parse(in.Argv, r.Full); {
 		case ok && !r.Stdout.Truncated && r.ExitCode != nil && *r.ExitCode == 0:
-			res.Parsed = &p
+			res.Parsed = wireParsed(p)
 		case supported && r.Stdout.Truncated:
 			res.Hint = "stdout was cut, so it was not parsed; raise max_output_bytes or use page"
 		case !supported && parserWorthy(in.Argv, r):

@@ -51,27 +51,27 @@ type ChangedRow struct {
 
 // ScreenResult is read_screen's result.
 type ScreenResult struct {
-	SessionID    string        `json:"session_id"`
-	Rows         int           `json:"rows"`
-	Cols         int           `json:"cols"`
-	Lines        []string      `json:"lines,omitempty" jsonschema:"the visible screen, one string per row from the top, trailing blanks trimmed; empty rows at the bottom are left out (rows gives the height)"`
-	ChangedOnly  bool          `json:"changed_only,omitempty"`
-	Changed      []ChangedRow  `json:"changed,omitempty" jsonschema:"with changed_only: the rows whose text changed"`
-	Cursor       screen.Cursor `json:"cursor" jsonschema:"0-based cursor row (index into lines) and column, and whether it is shown"`
-	AltScreen    bool          `json:"alt_screen" jsonschema:"a full-screen program is drawing on the alternate screen"`
-	Title        string        `json:"title,omitempty" jsonschema:"window title the program set"`
-	Scrollback   []string      `json:"scrollback,omitempty" jsonschema:"lines above the screen, oldest first"`
-	AttrsBase    string        `json:"attrs_base,omitempty" jsonschema:"with attrs, when most cells are not in the default style: their style; attrs then lists the cells that differ from it (unstyled ones as \"default\")"`
-	Attrs        []RowAttrs    `json:"attrs,omitempty" jsonschema:"with attrs: the rows (of lines, or with changed_only of changed) with cells in another style than attrs_base (default: unstyled)"`
-	Reason       string        `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
-	State        string        `json:"state" jsonschema:"running, awaiting_input, awaiting_password or exited"`
-	StateDetail  string        `json:"state_detail,omitempty"`
-	ExitCode     *int          `json:"exit_code,omitempty"`
-	Signal       string        `json:"signal,omitempty"`
-	Match        string        `json:"match,omitempty" jsonschema:"screen text the until regex matched"`
-	LostBytes    int64         `json:"lost_bytes,omitempty" jsonschema:"output evicted before it was rendered: parts of the screen may be stale"`
-	PendingBytes int64         `json:"pending_bytes,omitempty" jsonschema:"output not rendered yet: call read_screen again"`
-	ElapsedMs    float64       `json:"elapsed_ms"`
+	SessionID    string       `json:"session_id"`
+	Rows         int          `json:"rows"`
+	Cols         int          `json:"cols"`
+	Lines        []string     `json:"lines,omitempty" jsonschema:"the visible screen, one string per row from the top, trailing blanks trimmed; empty rows at the bottom are left out (rows gives the height)"`
+	ChangedOnly  bool         `json:"changed_only,omitempty"`
+	Changed      []ChangedRow `json:"changed,omitempty" jsonschema:"with changed_only: the rows whose text changed"`
+	Cursor       Cursor       `json:"cursor" jsonschema:"0-based cursor row (index into lines) and column, and whether it is shown"`
+	AltScreen    bool         `json:"alt_screen" jsonschema:"a full-screen program is drawing on the alternate screen"`
+	Title        string       `json:"title,omitempty" jsonschema:"window title the program set"`
+	Scrollback   []string     `json:"scrollback,omitempty" jsonschema:"lines above the screen, oldest first"`
+	AttrsBase    string       `json:"attrs_base,omitempty" jsonschema:"with attrs, when most cells are not in the default style: their style; attrs then lists the cells that differ from it (unstyled ones as \"default\")"`
+	Attrs        []RowAttrs   `json:"attrs,omitempty" jsonschema:"with attrs: the rows (of lines, or with changed_only of changed) with cells in another style than attrs_base (default: unstyled)"`
+	Reason       string       `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
+	State        string       `json:"state" jsonschema:"running, awaiting_input, awaiting_password or exited"`
+	StateDetail  string       `json:"state_detail,omitempty"`
+	ExitCode     *int         `json:"exit_code,omitempty"`
+	Signal       string       `json:"signal,omitempty"`
+	Match        string       `json:"match,omitempty" jsonschema:"screen text the until regex matched"`
+	LostBytes    int64        `json:"lost_bytes,omitempty" jsonschema:"output evicted before it was rendered: parts of the screen may be stale"`
+	PendingBytes int64        `json:"pending_bytes,omitempty" jsonschema:"output not rendered yet: call read_screen again"`
+	ElapsedMs    float64      `json:"elapsed_ms"`
 }
 
 func (t *tools) readScreen(ctx context.Context, _ *mcp.CallToolRequest, in ScreenInput) (ScreenResult, error) {
@@ -93,7 +93,7 @@ func (t *tools) readScreen(ctx context.Context, _ *mcp.CallToolRequest, in Scree
 	sn := r.Snapshot
 	out := ScreenResult{
 		SessionID: s.ID, Rows: sn.Rows, Cols: sn.Cols, ChangedOnly: in.ChangedOnly,
-		Cursor: sn.Cursor, AltScreen: sn.AltScreen, Title: sn.Title, Scrollback: sn.Scrollback,
+		Cursor: Cursor(sn.Cursor), AltScreen: sn.AltScreen, Title: sn.Title, Scrollback: sn.Scrollback,
 		Reason: string(r.Wait.Reason), State: r.Wait.State, StateDetail: r.Wait.Detail, Match: r.Wait.Match,
 		LostBytes: r.Lost, PendingBytes: r.Pending, ElapsedMs: float64(r.Wait.Elapsed.Microseconds()) / 1000,
 	}

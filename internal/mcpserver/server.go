@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/catalog"
+	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
@@ -67,7 +69,9 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	t := &tools{mgr: mgr, log: logger, shells: shell.NewRegistry(mgr), runner: newRunner(mgr, o.Remote),
-		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes, hosts: o.Hosts, store: o.Store, remote: o.Remote}
+		gate:  gate.New(gate.Options{Policy: o.Policy, Audit: o.Audit, MaxInputBytes: mgr.MaxInputBytes(), MaxReadBytes: o.MaxReadBytes, Logger: logger}),
+		hosts: o.Hosts, store: o.Store, remote: o.Remote}
+	t.cat = catalog.New(mgr, o.Store)
 	_, _ = rand.Read(t.stateKey[:])
 	if t.store != nil {
 		mgr.ExplainMissing(t.pastSessionErr)
@@ -78,18 +82,19 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 }
 
 type tools struct {
-	mgr     *session.Manager
-	log     *slog.Logger
-	shells  *shell.Registry // shell sessions of mgr (open_shell, exec_command)
-	runner  *runner.Runner  // one-shot argv runs (run_command)
-	policy  *policy.Policy  // nil: everything allowed
-	audit   *audit.Log      // nil: no audit log
-	maxRead int             // 0: no server limit below session.MaxBytesCap
+	mgr    *session.Manager
+	log    *slog.Logger
+	shells *shell.Registry // shell sessions of mgr (open_shell, exec_command)
+	runner *runner.Runner  // one-shot argv runs (run_command)
+	gate   *gate.Gate      // policy, confirmation, limits and audit log
 	// stateKey signs confirmation request states; random per server.
 	stateKey [32]byte
 	hosts    HostLister   // nil: no list_hosts
 	store    *store.Store // nil: memory only
 	remote   RemoteHosts  // nil: host is refused by open_shell and run_command
+
+	// cat is every session of mgr and store, live and recorded.
+	cat *catalog.Catalog
 }
 
 // texter is an output that renders itself compactly for the content block.

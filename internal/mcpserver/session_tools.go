@@ -84,37 +84,21 @@ func (t *tools) listSessions(_ context.Context, _ *mcp.CallToolRequest, in ListI
 	if err != nil {
 		return ListResult{}, err
 	}
-	withExited := in.IncludeExited == nil || *in.IncludeExited
-	res := ListResult{Sessions: []session.Info{}}
-	live := map[string]bool{}
-	for _, s := range t.mgr.List() {
-		live[s.ID] = true
-		info := s.Info()
-		if !withExited && info.State == "exited" || info.StartedAt.Before(since) {
-			continue
-		}
-		res.Sessions = append(res.Sessions, info)
+	list, err := t.cat.List(since, in.IncludeExited == nil || *in.IncludeExited)
+	if err != nil {
+		return ListResult{}, err
 	}
-	if withExited {
-		past, err := t.pastSessions(since, live)
-		if err != nil {
-			return ListResult{}, err
-		}
-		res.Sessions = append(past, res.Sessions...)
-	}
+	res := ListResult{Sessions: list}
 	res.Count = len(res.Sessions)
 	return res, nil
 }
 
 func (t *tools) getSessionInfo(_ context.Context, _ *mcp.CallToolRequest, in SessionRef) (InfoResult, error) {
-	s, err := t.mgr.Get(in.SessionID)
+	info, err := t.cat.Info(in.SessionID)
 	if err != nil {
-		if info, ok := t.pastInfo(in.SessionID, err); ok {
-			return InfoResult{info}, nil
-		}
 		return InfoResult{}, err
 	}
-	return InfoResult{s.Info()}, nil
+	return InfoResult{info}, nil
 }
 
 // TerminateInput are terminate_process's arguments.
@@ -175,17 +159,11 @@ type DeleteResult struct {
 func (r DeleteResult) Text() string { return "deleted " + r.SessionID }
 
 func (t *tools) deleteSession(_ context.Context, _ *mcp.CallToolRequest, in SessionRef) (DeleteResult, error) {
-	s, err := t.mgr.Get(in.SessionID)
+	id, err := t.cat.Delete(in.SessionID)
 	if err != nil {
-		return t.deletePast(in.SessionID, err)
-	}
-	if err := t.mgr.Delete(s.ID); err != nil {
 		return DeleteResult{}, err
 	}
-	if err := t.forgetRecorded(s.ID); err != nil {
-		return DeleteResult{}, err
-	}
-	return DeleteResult{SessionID: s.ID, Deleted: true}, nil
+	return DeleteResult{SessionID: id, Deleted: true}, nil
 }
 
 // RegisterInput are register_reader's arguments.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 )
@@ -83,13 +82,7 @@ func (t *tools) openShell(ctx context.Context, req *mcp.CallToolRequest, in Open
 			return OpenShellResult{}, err
 		}
 	} else if _, path, err := shell.Detect(in.Shell); err == nil {
-		d := t.policy.CheckArgv([]string{path}, in.Cwd)
-		if d.Verdict != policy.Refuse {
-			if e := t.policy.CheckEnv(in.Env); e.Verdict == policy.Refuse {
-				d = e
-			}
-		}
-		if err := t.decide(ctx, req, "open_shell", "", path, in.Cwd, d); err != nil {
+		if err := t.admitShell(ctx, req, path, in); err != nil {
 			return OpenShellResult{}, err
 		}
 	}
@@ -260,8 +253,8 @@ func (t *tools) shellWait(ctx context.Context, req *mcp.CallToolRequest, id stri
 	if err != nil {
 		return ExecResult{}, err
 	}
-	p := newExecProgress()
-	o.OnOutput = p.onOutput
+	p := shell.NewProgress()
+	o.OnOutput = p.OnOutput
 	stop := ReportProgress(ctx, req, p)
 	r, err := run(sh, o)
 	stop()

@@ -86,6 +86,12 @@ type Spawn func(start func() (pid int, err error)) (release func(), err error)
 // sshbackend.Pool.Start.
 type StartRemote func(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error)
 
+// Starter starts programs on other hosts (sshbackend.Pool): what a
+// front end hands New as remote.
+type Starter interface {
+	Start(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error)
+}
+
 // Runner runs programs; its marker is put in every child's environment so
 // agentty's guard can find and kill them if agentty dies.
 type Runner struct {

@@ -7,9 +7,9 @@ import (
 // Cursor is where the next character will be drawn, 0-based: Row indexes
 // Snapshot.Lines.
 type Cursor struct {
-	Row     int  `json:"row"`
-	Col     int  `json:"col"`
-	Visible bool `json:"visible"`
+	Row     int
+	Col     int
+	Visible bool
 }
 
 // Snapshot is the screen at one moment.

@@ -1,11 +1,15 @@
-package gitparse
+package mcpserver
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/agentty/agentty/internal/gitparse"
 )
 
-func TestParse_Signatures(t *testing.T) {
+// TestWireGit_Signatures parses each supported command signature and checks
+// the JSON agents get for it.
+func TestWireGit_Signatures(t *testing.T) {
 	cases := []struct {
 		name string
 		argv []string
@@ -40,7 +44,7 @@ func TestParse_Signatures(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			p, ok := Parse(tc.argv, tc.out)
+			p, ok := gitparse.Parse(tc.argv, tc.out)
 			if tc.want == "" {
 				if ok {
 					t.Fatalf("parsed, want left alone: %+v", p)
@@ -50,7 +54,7 @@ func TestParse_Signatures(t *testing.T) {
 			if !ok {
 				t.Fatalf("not parsed")
 			}
-			got, _ := json.Marshal(p.Data)
+			got, _ := json.Marshal(wireGitData(p.Data))
 			var a, b any
 			_ = json.Unmarshal(got, &a)
 			if err := json.Unmarshal([]byte(tc.want), &b); err != nil {

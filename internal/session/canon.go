@@ -2,8 +2,6 @@ package session
 
 import (
 	"golang.org/x/sys/unix"
-
-	"github.com/agentty/agentty/internal/backend"
 )
 
 // MaxCanonLine is how many bytes of one line a program on a terminal in
@@ -134,14 +132,10 @@ func scanCanon(t *unix.Termios, pending int, data string) (int, *lineTooLong) {
 
 // checkLine refuses input that the terminal, in canonical mode, would cut
 // short, and returns the scan to account for what gets written. It is nil
-// when the terminal is not in canonical mode or cannot be asked (remote
-// sessions): then every byte written reaches the program.
+// when the terminal is not in canonical mode or cannot be asked (pipes,
+// remote sessions): then every byte written reaches the program.
 func (s *Session) checkLine(ops []op) (*unix.Termios, error) {
-	ld, ok := s.proc.(backend.LineDiscipline)
-	if !ok {
-		return nil, nil
-	}
-	t, err := ld.Termios()
+	t, err := s.proc.Termios()
 	if err != nil || t.Lflag&unix.ICANON == 0 {
 		s.mu.Lock()
 		s.canonPending = 0

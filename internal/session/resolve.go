@@ -94,7 +94,7 @@ func resolve(o *StartOptions, marker string) (backend.Spec, error) {
 	}
 	o.Cwd = dir
 	spec.Dir, spec.Rows, spec.Cols, spec.MergeStderr = dir, o.Rows, o.Cols, o.MergeStderr
-	spec.Env = childEnv(o, marker)
+	spec.Env, spec.Marker = childEnv(o, marker), marker
 	path := procenv.Get(spec.Env, "PATH")
 	if o.Command != "" {
 		spec.Path, spec.Argv = "/bin/sh", []string{"/bin/sh", "-c", o.Command}

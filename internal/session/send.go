@@ -8,12 +8,9 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/keys"
-	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/record"
 )
 
@@ -122,9 +119,9 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	// Echo off with canonical input means a password prompt: the transcript
 	// must not keep what is typed into it.
 	secret := false
-	// Remote pipes get the gate too: unread input on the remote cannot be
-	// measured the way a local stdin pipe's can.
-	if s.Mode == record.ModePTY || s.remote() != nil {
+	// Only a local stdin pipe's unread input can be measured; every other
+	// process gets the gate (InputWaits.Gated).
+	if s.proc.InputWaits().Gated {
 		if p, err := s.proc.Inspect(); err == nil {
 			s.mu.Lock()
 			s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
@@ -139,15 +136,10 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 		switch {
 		// Each step is recorded before it happens, so the transcript
 		// lists the input before the output it causes.
-		case o.sig != 0 && s.remote() != nil:
-			rec.Signaled(s.ID, signalName(o.sig))
-			if err := s.remote().Signal(o.sig); err != nil {
-				return written, err
-			}
 		case o.sig != 0:
 			rec.Signaled(s.ID, signalName(o.sig))
-			if err := unix.Kill(-s.PID(), o.sig); err != nil && !errors.Is(err, unix.ESRCH) {
-				return written, fmt.Errorf("signal %v to process group %d: %w", o.sig, s.PID(), err)
+			if err := s.proc.Signal(o.sig); err != nil {
+				return written, err
 			}
 		case o.close:
 			rec.Signaled(s.ID, "stdin closed")
@@ -173,31 +165,27 @@ func (s *Session) writeErr(err error, written, want int) error {
 		return fmt.Errorf("%w: wrote %d of %d bytes before the deadline; the program is busy or not reading stdin (read its output, or send keys ctrl+c)", ErrInputStalled, written, want)
 	case errors.Is(err, backend.ErrStdinClosed):
 		return fmt.Errorf("%w: stdin of session %s was closed with stdin_eof; no more input can be sent", ErrBadArgs, s.ID)
-	case errors.Is(err, syscall.EPIPE) && s.Mode == record.ModePipe && s.remote() == nil && !s.exitedNow():
+	case errors.Is(err, backend.ErrNoReader) && !isDone(s.done):
 		return &StdinClosedError{ID: s.ID}
 	case isDone(s.done) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.EIO):
+		if s.Mode == record.ModePipe && errors.Is(err, syscall.EPIPE) {
+			s.collectExit()
+		}
 		return s.exitedErr()
 	}
 	return fmt.Errorf("write input: %w", err)
 }
 
-// exitedNow reports whether the root process has exited, waiting briefly
-// for its status once it is seen exited (a write can fail on the closed pipe
-// before the exit is collected).
-func (s *Session) exitedNow() bool {
-	if isDone(s.done) {
-		return true
-	}
-	if proctree.Running(s.PID()) {
-		return false
-	}
+// collectExit waits briefly for the exit status of a program whose stdin
+// pipe broke with nobody reading it (a write can fail on the closed pipe
+// before the exit is collected), so the error can say how it ended.
+func (s *Session) collectExit() {
 	t := time.NewTimer(exitCollect)
 	defer t.Stop()
 	select {
 	case <-s.done:
 	case <-t.C:
 	}
-	return true
 }
 
 // exitCollect bounds how long a failed write waits for the exit status of a

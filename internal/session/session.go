@@ -18,7 +18,6 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
-	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/record"
 )
 
@@ -39,10 +38,12 @@ type Session struct {
 	EnvKeys []string // keys the caller set (values are not kept)
 	Started time.Time
 
-	proc   backend.Process
-	log    outlog.Log
-	marker string // AGENTTY_SESSION=<instance>/<id>
-	mgr    *Manager
+	proc backend.Process
+	log  outlog.Log
+	mgr  *Manager
+	// disown tells the orphan reaper the root's exit status was collected;
+	// a no-op for a root it never saw (a remote one). Set before adopt.
+	disown func()
 	scr    *screenFeed // PTY sessions: the rendered screen (see screen.go); nil otherwise
 
 	done chan struct{} // closed once the exit status is known
@@ -84,9 +85,7 @@ func (s *Session) Status() *record.ExitStatus {
 // process, collects the last output, and publishes the status.
 func (s *Session) exitLoop() {
 	ex, err := s.proc.Wait()
-	if s.remote() == nil {
-		s.mgr.reaped(s.PID())
-	}
+	s.disown()
 	if err != nil {
 		s.mgr.log.Warn("wait failed", "session", s.ID, "err", err)
 	}
@@ -149,12 +148,8 @@ func (s *Session) Terminate(ctx context.Context, grace time.Duration) (record.Ex
 		}
 		s.mgr.cfg.Recorder.Signaled(s.ID, sig)
 	}
-	if r := s.remote(); r != nil {
-		if err := r.Terminate(ctx, grace); err != nil {
-			return record.ExitStatus{}, fmt.Errorf("terminate %s on %s: %w", s.ID, r.Host(), err)
-		}
-	} else if _, err := proctree.Terminate(ctx, s.PID(), s.marker, grace); err != nil {
-		return record.ExitStatus{}, fmt.Errorf("terminate %s: %w", s.ID, err)
+	if err := s.proc.Terminate(ctx, grace); err != nil {
+		return record.ExitStatus{}, fmt.Errorf("terminate %s%s: %w", s.ID, onHost(s.Host()), err)
 	}
 	select {
 	case <-s.done:

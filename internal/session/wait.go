@@ -113,10 +113,7 @@ func (s *Session) awaiting(now time.Time) (inputwait.Probe, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.gate.active {
-		grace := gateGrace
-		if r := s.remote(); r != nil {
-			grace = max(grace, r.InputGrace())
-		}
+		grace := max(gateGrace, s.proc.InputWaits().Grace)
 		if p.Fingerprint == s.gate.fp && now.Sub(s.gate.at) < grace {
 			return p, false
 		}

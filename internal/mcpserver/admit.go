@@ -13,12 +13,9 @@ import (
 // call's arguments into the gate's request and the MCP request into a
 // gate.Caller. What may run is decided there, not here.
 
-// CommandRequest is a command an agent asked to run (gate.Command).
-type CommandRequest = gate.Command
-
 // admit is the single place every command passes before it runs (see
 // gate.Gate.Command).
-func (t *tools) admit(ctx context.Context, req *mcp.CallToolRequest, c CommandRequest) error {
+func (t *tools) admit(ctx context.Context, req *mcp.CallToolRequest, c gate.Command) error {
 	return t.gate.Command(ctx, t.caller(req), c)
 }
 

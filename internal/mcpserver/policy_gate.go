@@ -65,14 +65,6 @@ func (t *tools) limitRefused(req *mcp.CallToolRequest, tool, sessionID, command,
 	return t.gate.LimitRefused(clientOf(req), tool, sessionID, command, limit, err)
 }
 
-// limitOf names the limit behind an engine error, for the audit log.
-func limitOf(err error) string { return gate.LimitOf(err) }
-
-// readLimit applies the server's max-read-bytes to a call's max_bytes.
-func (t *tools) readLimit(ro *session.ReadOptions, asked int) error {
-	return t.gate.ReadLimit(ro, asked)
-}
-
 // recordInput writes the input event; text typed while the terminal's echo
 // is off (a password prompt) is redacted.
 func (t *tools) recordInput(req *mcp.CallToolRequest, s *session.Session, in SendInput, state record.State) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
@@ -55,7 +56,7 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 	if err != nil {
 		return StartResult{}, err
 	}
-	if err := t.readLimit(&ro, in.MaxBytes); err != nil {
+	if err := t.gate.ReadLimit(&ro, in.MaxBytes); err != nil {
 		return StartResult{}, err
 	}
 	if err := t.admitStart(ctx, req, in); err != nil {
@@ -64,7 +65,7 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 	s, err := t.mgr.Start(session.StartOptions{Command: in.Command, Argv: in.Argv, Mode: record.Mode(in.Mode), MergeStderr: in.MergeStderr,
 		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey})
 	if err != nil {
-		if l := limitOf(err); l != "" {
+		if l := gate.LimitOf(err); l != "" {
 			return StartResult{}, t.limitRefused(req, "start_process", "", in.Command+strings.Join(in.Argv, " "), l, agentError(err))
 		}
 		return StartResult{}, err
@@ -120,7 +121,7 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 	if err != nil {
 		return SendResult{}, err
 	}
-	if err := t.readLimit(&ro, in.MaxBytes); err != nil {
+	if err := t.gate.ReadLimit(&ro, in.MaxBytes); err != nil {
 		return SendResult{}, err
 	}
 	if err := t.admitInput(ctx, req, s, in); err != nil {
@@ -136,7 +137,7 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 		t.recordInput(req, s, in, state)
 	}
 	if err != nil {
-		if l := limitOf(err); l != "" {
+		if l := gate.LimitOf(err); l != "" {
 			return SendResult{}, t.limitRefused(req, "send_input", s.ID, "", l, err)
 		}
 		return SendResult{}, err
@@ -178,7 +179,7 @@ func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in Rea
 	if err != nil {
 		return ReadResult{}, err
 	}
-	if err := t.readLimit(&ro, in.MaxBytes); err != nil {
+	if err := t.gate.ReadLimit(&ro, in.MaxBytes); err != nil {
 		return ReadResult{}, err
 	}
 	stop := ReportProgress(ctx, req, s)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/gitparse"
 	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
@@ -110,7 +111,7 @@ func (t *tools) runCommand(ctx context.Context, req *mcp.CallToolRequest, in Run
 			o.Page = *in.Page
 		}
 	}
-	if err := t.admit(ctx, req, CommandRequest{Tool: "run_command", Argv: in.Argv, Env: in.Env, Cwd: in.Cwd, Host: in.Host}); err != nil {
+	if err := t.admit(ctx, req, gate.Command{Tool: "run_command", Argv: in.Argv, Env: in.Env, Cwd: in.Cwd, Host: in.Host}); err != nil {
 		return RunResult{}, err
 	}
 	r, err := t.runner.Run(ctx, o)

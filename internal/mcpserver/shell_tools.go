@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 )
@@ -266,7 +267,7 @@ func (t *tools) shellWait(ctx context.Context, req *mcp.CallToolRequest, id stri
 
 // execIn admits a script and runs it in sh.
 func (t *tools) execIn(ctx context.Context, req *mcp.CallToolRequest, tool string, sh *shell.Shell, script string, o shell.ExecOptions) (shell.Result, error) {
-	if err := t.admit(ctx, req, CommandRequest{Tool: tool, Session: sh.Session().ID, Script: script, Cwd: sh.Cwd(), Host: sh.Host()}); err != nil {
+	if err := t.admit(ctx, req, gate.Command{Tool: tool, Session: sh.Session().ID, Script: script, Cwd: sh.Cwd(), Host: sh.Host()}); err != nil {
 		return shell.Result{}, err
 	}
 	return sh.Exec(ctx, script, o)

@@ -126,36 +126,36 @@ func New(h Host, remote StartRemote) *Runner {
 
 // Check is one success criterion and whether it held.
 type Check struct {
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
-	Detail string `json:"detail"`
+	Name   string
+	OK     bool
+	Detail string
 }
 
 // PageInfo locates a page of stdout lines.
 type PageInfo struct {
-	Page       int   `json:"page"`
-	PageSize   int   `json:"page_size"`
-	TotalLines int64 `json:"total_lines"`
-	HasNext    bool  `json:"has_next"`
-	Clipped    bool  `json:"clipped,omitempty" jsonschema:"the page was cut at 4 MiB (very long lines)"`
+	Page       int
+	PageSize   int
+	TotalLines int64
+	HasNext    bool
+	Clipped    bool // the page was cut at 4 MiB (very long lines)
 }
 
 // Result is what a run did.
 type Result struct {
-	OK       bool          `json:"ok" jsonschema:"every success criterion held"`
-	Argv     []string      `json:"argv"`
-	Cwd      string        `json:"cwd"`
-	ExitCode *int          `json:"exit_code,omitempty"`
-	Signal   string        `json:"signal,omitempty"`
-	TimedOut bool          `json:"timed_out"`
-	Duration time.Duration `json:"-"`
-	Stdout   Stream        `json:"stdout"`
-	Stderr   Stream        `json:"stderr"`
-	Checks   []Check       `json:"checks"`
-	Page     *PageInfo     `json:"page,omitempty"`
+	OK       bool // every success criterion held
+	Argv     []string
+	Cwd      string
+	ExitCode *int
+	Signal   string
+	TimedOut bool
+	Duration time.Duration
+	Stdout   Stream
+	Stderr   Stream
+	Checks   []Check
+	Page     *PageInfo
 	// Full is the whole stdout when it was captured without truncation
 	// (for parsers), else "".
-	Full string `json:"-"`
+	Full string
 }
 
 // Run runs o.Argv and waits for it (or its timeout).

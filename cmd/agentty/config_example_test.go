@@ -3,6 +3,9 @@ package main
 import (
 	"flag"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentty/agentty/internal/config"
@@ -54,5 +57,57 @@ func TestConfigExample(t *testing.T) {
 	}
 	if got := fs.Lookup("idle-timeout").Value.String(); got != "30m0s" {
 		t.Fatalf("idle-timeout = %s", got)
+	}
+}
+
+// TestConfigExample_PolicyDoc loads the [policy] example of docs/policy.md
+// the way serve does and checks that it decides what its comments say.
+func TestConfigExample_PolicyDoc(t *testing.T) {
+	b, err := os.ReadFile("../../docs/policy.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(b), "```toml\n")
+	if !ok || !strings.HasPrefix(block, "[policy]\n") {
+		t.Fatal("docs/policy.md has no ```toml block starting with [policy]")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg, err := config.Load(fs, []string{"-config", path}, &config.Options{Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Check(fs, configSections...); err != nil {
+		t.Fatal(err)
+	}
+	var rules policy.Rules
+	if err := cfg.Section("policy", &rules); err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.New(policy.Options{Rules: rules, Protected: []string{cfg.Dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const root = "/home/me/projects"
+	for _, c := range []struct{ cmd, cwd, want string }{
+		{"ls -l", root, ""},
+		{"python3 -q", root + "/app", ""},
+		{"curl -s example.com", root, policy.RuleAllow},
+		{"sudo ls", root, policy.RuleDeny},
+		{"/usr/bin/rm x", root, policy.RuleDeny},
+		{"ls && rm  -rf build", root, policy.RuleDenyPatterns},
+		{"ls; r''m x", root, policy.RuleDeny},
+		{"npm install --force", root, policy.RuleDenyPatterns},
+		{"git status", root, policy.RuleConfirm},
+		{"ls", "/tmp", policy.RuleCwd},
+	} {
+		if d := p.CheckScript(c.cmd, c.cwd); d.Rule != c.want && !(c.want == "" && d.Allowed()) {
+			t.Errorf("%q in %s: %s, want rule %q", c.cmd, c.cwd, d, c.want)
+		}
 	}
 }

@@ -25,7 +25,7 @@ import (
 // testdata/examples and is replayed here against the built binary, so the
 // examples cannot drift from what agentty does. A transcript is txtar-shaped:
 //
-//	doc: README.md              the file that shows the flow, verbatim
+//	doc: docs/shells.md         the file that shows the flow, verbatim
 //	needs: python3 vim          programs it starts (the test skips without them)
 //	dir: /home/me/proj          a path in the flow that stands for the test's
 //	                            directory (the server's working directory)
@@ -151,7 +151,13 @@ func TestDocExamples_Replay(t *testing.T) {
 		examples = append(examples, ex)
 		shown[ex.doc+"\x00"+ex.flow] = true
 	}
-	for _, doc := range docFiles(t) {
+	docs := docFiles(t)
+	for _, ex := range examples {
+		if !slices.Contains(docs, "../../"+ex.doc) {
+			t.Errorf("%s: doc %s is not one of the documents checked (README.md, docs/*.md)", ex.file, ex.doc)
+		}
+	}
+	for _, doc := range docs {
 		b, err := os.ReadFile(doc)
 		if err != nil {
 			t.Fatal(err)
@@ -326,7 +332,7 @@ func mapStrings(v any, f func(string) string) any {
 	return v
 }
 
-// rewriteMu serializes -update's edits: parallel replays share README.md.
+// rewriteMu serializes -update's edits: parallel replays may share a document.
 var rewriteMu sync.Mutex
 
 func rewrite(t *testing.T, file, old, new string) {

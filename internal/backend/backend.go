@@ -1,10 +1,15 @@
 // Package backend starts programs and carries their bytes. A Process looks
 // the same to the session engine whether its bytes travel over a PTY, over
-// pipes, or (later) over an SSH channel.
+// pipes, or over an SSH channel (internal/sshbackend): everything the engine
+// asks of a program — its output, input, signals, the end of its tree, and
+// whether it waits for input — is a method of Process, so the engine never
+// asks which kind it holds.
 package backend
 
 import (
+	"context"
 	"errors"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -19,13 +24,32 @@ var (
 	ErrNotPTY = errors.New("not a PTY session")
 	// ErrStdinClosed is returned when writing after CloseStdin.
 	ErrStdinClosed = errors.New("stdin is closed")
+	// ErrNoReader wraps EPIPE from Write while the root process still
+	// runs: the program closed its stdin, so input can never arrive.
+	ErrNoReader = errors.New("no process reads stdin")
+	// ErrNoTermios is returned by Termios where the terminal's modes
+	// cannot be read (a remote terminal).
+	ErrNoTermios = errors.New("terminal modes cannot be read")
 )
 
-// LineDiscipline is implemented by a process on a local PTY: the terminal's
-// input modes decide how much of a line the program can receive.
-type LineDiscipline interface {
-	// Termios returns the terminal's current settings.
-	Termios() (unix.Termios, error)
+// InputWaits says how the session engine decides, around input, that the
+// program waits for more.
+type InputWaits struct {
+	// Gated: Inspect cannot count input written but not yet taken (a
+	// terminal's buffers, a remote channel), so right after a write its
+	// "waiting for input" may be the stale verdict of before the write;
+	// the engine holds such a verdict until the program has run (its input
+	// gate). A local stdin pipe's unread bytes are counted: no gate.
+	Gated bool
+	// Grace is how long input written now may take to reach the program:
+	// until then a program still blocked as before the write has not seen
+	// it. 0 leaves the engine's own minimum.
+	Grace time.Duration
+	// ExactMarks: Quiet is local and cheap, so the engine takes it before
+	// marking where input was written, and output the program wrote before
+	// the input never counts as after it. A remote Quiet is a round trip
+	// that belongs to the input probe: marks take the log as it stands.
+	ExactMarks bool
 }
 
 // Spec describes the program to start.
@@ -39,6 +63,9 @@ type Spec struct {
 	// MergeStderr gives a pipe child one pipe for stdout and stderr, so
 	// their relative order is exact (pipe only).
 	MergeStderr bool
+	// Marker is the KEY=VALUE entry of Env every process of the tree
+	// inherits, so Terminate finds descendants that left the process group.
+	Marker string
 }
 
 // Sink receives output chunks. It is called from the pump goroutine and must
@@ -74,4 +101,22 @@ type Process interface {
 	Wait() (Exit, error)
 	// Close stops the pumps and releases every descriptor. Safe to call twice.
 	Close() error
+
+	// Host names the machine the program runs on: "" for this one, else
+	// the connection (user@host:port).
+	Host() string
+	// Signal sends sig to the program's process group, as a terminal would;
+	// a group that is already gone is not an error.
+	Signal(sig syscall.Signal) error
+	// Terminate ends the whole process tree: SIGTERM, then SIGKILL after
+	// grace (at once when grace is 0). It returns once nothing of the tree
+	// is left (remote: or the connection is gone). After the root exited it
+	// sweeps stray descendants.
+	Terminate(ctx context.Context, grace time.Duration) error
+	// Termios returns the terminal's input modes, which decide how much of
+	// a line the program can receive: ErrNotPTY for pipes, ErrNoTermios
+	// where they cannot be read.
+	Termios() (unix.Termios, error)
+	// InputWaits says how input waits are decided for this process.
+	InputWaits() InputWaits
 }

@@ -1,6 +1,8 @@
 package backend
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"sync"
@@ -8,16 +10,19 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/proctree"
 )
 
 // pipeProcess runs a program with plain pipes: stdout and stderr stay apart
 // (unless merged), stdin can be closed to signal end of input, and nothing is
 // a terminal.
 type pipeProcess struct {
+	localTree
 	cmd   *exec.Cmd
-	pid   int           // cmd.Process.Pid, kept: Release clears it
 	pumps []*pump       // stdout, then stderr unless merged
 	done  chan struct{} // closed when every pump finished
 	left  atomic.Int32  // pumps still running
@@ -59,7 +64,7 @@ func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
 		}
 		readers = append(readers, errR)
 	}
-	p := &pipeProcess{stdin: inW, done: make(chan struct{})}
+	p := &pipeProcess{localTree: localTree{marker: spec.Marker}, stdin: inW, done: make(chan struct{})}
 	p.cmd = &exec.Cmd{
 		Path: spec.Path, Args: spec.Argv, Dir: spec.Dir, Env: spec.Env,
 		Stdin: inR, Stdout: outW, Stderr: errW,
@@ -104,7 +109,8 @@ func closeAll(fs ...*os.File) {
 	}
 }
 
-func (p *pipeProcess) PID() int     { return p.pid }
+var _ Process = (*pipeProcess)(nil)
+
 func (p *pipeProcess) Kind() string { return "pipe" }
 
 func (p *pipeProcess) Write(b []byte, deadline time.Time) (int, error) {
@@ -120,7 +126,11 @@ func (p *pipeProcess) Write(b []byte, deadline time.Time) (int, error) {
 	if err := f.SetWriteDeadline(deadline); err != nil {
 		return 0, err
 	}
-	return f.Write(b)
+	n, err := f.Write(b)
+	if errors.Is(err, syscall.EPIPE) && proctree.Running(p.pid) {
+		err = fmt.Errorf("%w: %w", ErrNoReader, err)
+	}
+	return n, err
 }
 
 func (p *pipeProcess) CloseStdin() error {
@@ -134,8 +144,13 @@ func (p *pipeProcess) CloseStdin() error {
 	return f.Close()
 }
 
-func (p *pipeProcess) Resize(int, int) error { return ErrNotPTY }
-func (p *pipeProcess) Size() (int, int)      { return 0, 0 }
+func (p *pipeProcess) Resize(int, int) error          { return ErrNotPTY }
+func (p *pipeProcess) Size() (int, int)               { return 0, 0 }
+func (p *pipeProcess) Termios() (unix.Termios, error) { return unix.Termios{}, ErrNotPTY }
+
+// InputWaits: the probe counts unread bytes in the stdin pipe, so its
+// verdicts after input are never stale and need no gate.
+func (p *pipeProcess) InputWaits() InputWaits { return InputWaits{ExactMarks: true} }
 
 func (p *pipeProcess) Inspect() (inputwait.Probe, error) {
 	p.inMu.RLock()

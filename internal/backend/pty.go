@@ -19,8 +19,8 @@ import (
 // (job control, line editing, colors), and everything it prints arrives on
 // the master as one stream.
 type ptyProcess struct {
+	localTree
 	cmd    *exec.Cmd
-	pid    int      // cmd.Process.Pid, kept: Release clears it
 	master *os.File // pollable, non-blocking
 	rc     syscall.RawConn
 	rdev   uint64 // slave device number, for input-wait detection
@@ -48,7 +48,7 @@ func StartPTY(spec Spec, start func(func()), sink Sink) (Process, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &ptyProcess{master: master, rows: spec.Rows, cols: spec.Cols}
+	p := &ptyProcess{localTree: localTree{marker: spec.Marker}, master: master, rows: spec.Rows, cols: spec.Cols}
 	if p.rc, err = master.SyscallConn(); err != nil {
 		master.Close()
 		return nil, err
@@ -101,7 +101,8 @@ func pollable(f *os.File) (*os.File, error) {
 	return os.NewFile(uintptr(fd), "/dev/ptmx"), nil
 }
 
-func (p *ptyProcess) PID() int     { return p.pid }
+var _ Process = (*ptyProcess)(nil)
+
 func (p *ptyProcess) Kind() string { return "pty" }
 
 func (p *ptyProcess) Write(b []byte, deadline time.Time) (int, error) {
@@ -117,6 +118,10 @@ func (p *ptyProcess) CloseStdin() error { return ErrNotPTY }
 
 // Termios reads the slave's line discipline settings through the master.
 func (p *ptyProcess) Termios() (unix.Termios, error) { return inputwait.PTYTermios(p.master) }
+
+// InputWaits: the probe cannot see input still in the terminal's buffers,
+// so waits after input are gated; Quiet is a local check.
+func (p *ptyProcess) InputWaits() InputWaits { return InputWaits{Gated: true, ExactMarks: true} }
 
 func (p *ptyProcess) Resize(rows, cols int) error {
 	p.smu.Lock()

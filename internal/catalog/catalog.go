@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/store"
 )
@@ -41,13 +42,13 @@ func (c *Catalog) Resolve(id string) string {
 // List describes the sessions started since since, oldest first: the
 // recorded sessions this server does not hold, then the live ones. Without
 // withExited it lists only live sessions that have not exited.
-func (c *Catalog) List(since time.Time, withExited bool) ([]session.Info, error) {
-	out := []session.Info{}
+func (c *Catalog) List(since time.Time, withExited bool) ([]record.Info, error) {
+	out := []record.Info{}
 	live := map[string]bool{}
 	for _, s := range c.mgr.List() {
 		live[s.ID] = true
 		info := s.Info()
-		if !withExited && info.State == "exited" || info.StartedAt.Before(since) {
+		if !withExited && info.State == record.StateExited || info.StartedAt.Before(since) {
 			continue
 		}
 		out = append(out, info)
@@ -64,7 +65,7 @@ func (c *Catalog) List(since time.Time, withExited bool) ([]session.Info, error)
 
 // past are recorded sessions this server does not hold in memory, oldest
 // first like Manager.List.
-func (c *Catalog) past(since time.Time, live map[string]bool) ([]session.Info, error) {
+func (c *Catalog) past(since time.Time, live map[string]bool) ([]record.Info, error) {
 	if c.store == nil {
 		return nil, nil
 	}
@@ -72,7 +73,7 @@ func (c *Catalog) past(since time.Time, live map[string]bool) ([]session.Info, e
 	if err != nil {
 		return nil, fmt.Errorf("list recorded sessions: %w", err)
 	}
-	var out []session.Info
+	var out []record.Info
 	for i := len(recs) - 1; i >= 0; i-- {
 		if !live[recs[i].ID] {
 			out = append(out, recs[i].Info())
@@ -83,17 +84,17 @@ func (c *Catalog) past(since time.Time, live map[string]bool) ([]session.Info, e
 
 // Info describes a live session (by id or name) or, failing that, a
 // recorded one; when neither holds id, the manager's error.
-func (c *Catalog) Info(id string) (session.Info, error) {
+func (c *Catalog) Info(id string) (record.Info, error) {
 	s, err := c.mgr.Get(id)
 	if err == nil {
 		return s.Info(), nil
 	}
 	if c.store == nil || !errors.Is(err, session.ErrSessionNotFound) {
-		return session.Info{}, err
+		return record.Info{}, err
 	}
 	r, serr := c.store.Session(id)
 	if serr != nil {
-		return session.Info{}, err
+		return record.Info{}, err
 	}
 	return r.Info(), nil
 }
@@ -128,7 +129,7 @@ func (c *Catalog) deletePast(id string, liveErr error) error {
 	if err != nil {
 		return liveErr
 	}
-	if r.State == store.StateRunning {
+	if r.State == record.StateRunning {
 		return fmt.Errorf("%w: session %s is running under another agentty (pid of its process: %d); stop it there first", session.ErrRunning, id, r.PID)
 	}
 	return c.store.Delete(id)

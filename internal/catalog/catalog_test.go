@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/history"
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/store"
 	"github.com/agentty/agentty/internal/store/storetest"
@@ -49,7 +50,7 @@ func run(t *testing.T, mgr *session.Manager, o session.StartOptions) *session.Se
 	return s
 }
 
-func ids(infos []session.Info) []string {
+func ids(infos []record.Info) []string {
 	out := []string{}
 	for _, in := range infos {
 		out = append(out, in.ID)
@@ -75,7 +76,7 @@ func equal(a, b []string) bool {
 func TestCatalog_LiveAndRecorded(t *testing.T) {
 	dir := t.TempDir()
 	firstMgr, firstStore := open(t, dir)
-	past := run(t, firstMgr, session.StartOptions{Command: "echo 'from the first run'; exit 3", Mode: session.ModePipe})
+	past := run(t, firstMgr, session.StartOptions{Command: "echo 'from the first run'; exit 3", Mode: record.ModePipe})
 	firstMgr.Close()
 	if err := firstStore.Close(); err != nil {
 		t.Fatal(err)
@@ -84,7 +85,7 @@ func TestCatalog_LiveAndRecorded(t *testing.T) {
 
 	mgr, st := open(t, dir)
 	c := New(mgr, st)
-	done := run(t, mgr, session.StartOptions{Command: "echo now", Mode: session.ModePipe, Name: "done"})
+	done := run(t, mgr, session.StartOptions{Command: "echo now", Mode: record.ModePipe, Name: "done"})
 	live, err := mgr.Start(session.StartOptions{Argv: []string{"cat"}, Name: "cat"})
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +216,7 @@ func TestCatalog_DeleteRunningElsewhere(t *testing.T) {
 	if !errors.Is(err, session.ErrRunning) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("delete: %v, want ErrRunning saying %q", err, want)
 	}
-	if r, err := st.Session(running.ID); err != nil || r.State != store.StateRunning {
+	if r, err := st.Session(running.ID); err != nil || r.State != record.StateRunning {
 		t.Fatalf("record after the refused delete: %+v %v", r, err)
 	}
 }
@@ -226,8 +227,8 @@ func TestCatalog_NoStore(t *testing.T) {
 	mgr := session.NewManager(session.Config{})
 	t.Cleanup(mgr.Close)
 	c := New(mgr, nil)
-	a := run(t, mgr, session.StartOptions{Command: "printf 'x1\\nx2\\n'", Mode: session.ModePipe, Name: "a"})
-	b := run(t, mgr, session.StartOptions{Command: "echo x3", Mode: session.ModePipe})
+	a := run(t, mgr, session.StartOptions{Command: "printf 'x1\\nx2\\n'", Mode: record.ModePipe, Name: "a"})
+	b := run(t, mgr, session.StartOptions{Command: "echo x3", Mode: record.ModePipe})
 	if c.Recording() {
 		t.Fatal("Recording() = true without a store")
 	}

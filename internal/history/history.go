@@ -47,9 +47,9 @@ type Query struct {
 
 // Line is one returned line.
 type Line struct {
-	N     int64  `json:"n"`
-	Text  string `json:"text"`
-	Match bool   `json:"match,omitempty"`
+	N     int64
+	Text  string
+	Match bool
 }
 
 // Result is what Get returns.

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/mcpserver"
-	"github.com/agentty/agentty/internal/server/engine"
+	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 	"github.com/agentty/agentty/internal/toolcall"
@@ -230,5 +230,5 @@ func mcpServerForTest(t testing.TB) *mcp.Server {
 // newMCP is agentty's MCP server over mgr, with the shell registry and
 // runner the server core builds.
 func newMCP(mgr *session.Manager) *mcp.Server {
-	return mcpserver.New(mgr, &mcpserver.Options{Shells: shell.NewRegistry(mgr), Runner: engine.Runner(mgr, nil)})
+	return mcpserver.New(mgr, &mcpserver.Options{Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, nil)})
 }

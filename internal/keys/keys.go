@@ -31,7 +31,16 @@ func init() {
 	}
 }
 
-// Names lists every key name, sorted, for tool descriptions and errors.
+// Summary names every key Bytes accepts, in the compact form that tool
+// descriptions, errors and the docs show. TestSummary_NamesExactlyTheTable
+// expands it and compares it with the table, so the two cannot disagree.
+const Summary = "enter, tab, shift+tab, escape, backspace, delete, insert, space, " +
+	"up, down, left, right, home, end, pageup, pagedown, f1..f12, " +
+	"ctrl+a..ctrl+z, ctrl+@, ctrl+[, ctrl+\\, ctrl+], ctrl+^, ctrl+_; " +
+	"return, esc and ctrl+space are enter, escape and ctrl+@; " +
+	"names are case-insensitive and ctrl+c may also be written ctrl-c, control+c, C-c or ^C"
+
+// Names lists every key name, sorted.
 func Names() []string {
 	names := make([]string, 0, len(table))
 	for k := range table {
@@ -54,5 +63,5 @@ func Bytes(name string) (string, error) {
 	if b, ok := table[n]; ok {
 		return b, nil
 	}
-	return "", fmt.Errorf("unknown key %s; known keys: enter, tab, escape, backspace, delete, up, down, left, right, home, end, pageup, pagedown, insert, space, shift+tab, ctrl+a..ctrl+z, ctrl+\\, f1..f12", excerpt.Q(name))
+	return "", fmt.Errorf("unknown key %s; known keys: %s", excerpt.Q(name), Summary)
 }

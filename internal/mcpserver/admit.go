@@ -2,63 +2,45 @@ package mcpserver
 
 import (
 	"context"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentty/agentty/internal/audit"
-	"github.com/agentty/agentty/internal/policy"
+	"github.com/agentty/agentty/internal/gate"
+	"github.com/agentty/agentty/internal/session"
 )
 
-// CommandRequest is a command an agent asked to run, as exec_command,
-// retry_command, diff_commands (a shell script in a session) or
-// run_command (argv, no shell) received it.
-type CommandRequest struct {
-	Tool    string            // the tool that received it
-	Session string            // shell session id, for scripts
-	Script  string            // shell command text (exec-style tools)
-	Argv    []string          // program and arguments (run_command)
-	Env     map[string]string // extra environment (run_command)
-	Cwd     string            // directory it runs in: the shell's current one, or run_command's cwd
-	Host    string            // the remote host it runs on ("" here); named in refusals and the audit log
+// The tools' side of the gate (internal/gate): each admission turns a
+// call's arguments into the gate's request and the MCP request into a
+// gate.Caller. What may run is decided there, not here.
+
+// admit is the single place every command passes before it runs (see
+// gate.Gate.Command).
+func (t *tools) admit(ctx context.Context, req *mcp.CallToolRequest, c gate.Command) error {
+	return t.gate.Command(ctx, t.caller(req), c)
 }
 
-// admit is the single place every command passes before it runs: the
-// command policy decides (refuse, ask the human, or run), and an admitted
-// command is written to the audit log before it starts.
-func (t *tools) admit(ctx context.Context, req *mcp.CallToolRequest, c CommandRequest) error {
-	if err := t.inputLimit(req, c.Tool, c.Session, c.Script); err != nil {
-		return err
-	}
-	command := c.Script
-	var d policy.Decision
-	if c.Argv != nil {
-		command = strings.Join(c.Argv, " ")
-		d = t.policy.CheckArgv(c.Argv, c.Cwd)
-	} else {
-		d = t.policy.CheckScript(c.Script, c.Cwd)
-	}
-	if d.Verdict != policy.Refuse && len(c.Env) > 0 {
-		if e := t.policy.CheckEnv(c.Env); e.Verdict == policy.Refuse {
-			d = e
-		}
-	}
-	if c.Host != "" {
-		command += " (on " + c.Host + ")"
-		d = onHost(d, c.Host)
-	}
-	if err := t.decide(ctx, req, c.Tool, c.Session, command, c.Cwd, d); err != nil {
-		return err
-	}
-	t.record(audit.Event{Event: audit.EventExec, Tool: c.Tool, Session: c.Session, Client: clientOf(req), Command: command, Cwd: c.Cwd})
-	return nil
+// admitStart applies the policy to start_process.
+func (t *tools) admitStart(ctx context.Context, req *mcp.CallToolRequest, in StartInput) error {
+	return t.gate.Start(ctx, t.caller(req), gate.Command{Script: in.Command, Argv: in.Argv, Env: in.Env, Cwd: in.Cwd})
 }
 
-// onHost names the host in a refusal's reason, so the agent sees where the
-// refused command would have run.
-func onHost(d policy.Decision, host string) policy.Decision {
-	if d.Verdict == policy.Refuse {
-		d.Reason += " (on " + host + ")"
-	}
-	return d
+// admitShell passes the shell program open_shell would start (the
+// detected path here, the name as given on a host) through the policy.
+func (t *tools) admitShell(ctx context.Context, req *mcp.CallToolRequest, program string, in OpenShellInput) error {
+	return t.gate.Shell(ctx, t.caller(req), program, in.Env, in.Cwd, in.Host)
+}
+
+// admitWrite passes write_file's absolute target p (on host, if not "")
+// through the policy's path check.
+func (t *tools) admitWrite(ctx context.Context, req *mcp.CallToolRequest, sessionID, p, host string) error {
+	return t.gate.Write(ctx, t.caller(req), sessionID, p, host)
+}
+
+// admitInput applies the policy to send_input (gate.Gate.Input).
+func (t *tools) admitInput(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, in SendInput) error {
+	return t.gate.Input(ctx, t.caller(req), s, gateInput(in))
+}
+
+func gateInput(in SendInput) gate.Input {
+	return gate.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF}
 }

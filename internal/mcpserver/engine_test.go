@@ -1,7 +1,7 @@
 package mcpserver
 
 import (
-	"github.com/agentty/agentty/internal/server/engine"
+	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 )
@@ -13,10 +13,10 @@ func withEngine(mgr *session.Manager, o *Options) *Options {
 		o = &Options{}
 	}
 	o.Shells = shell.NewRegistry(mgr)
-	var start engine.RemoteHosts // run_command with host: the SSH pool's Start
-	if s, ok := o.Remote.(engine.RemoteHosts); ok {
-		start = s
+	var start runner.StartRemote // run_command with host: the SSH pool's Start
+	if s, ok := o.Remote.(runner.Starter); ok {
+		start = s.Start
 	}
-	o.Runner = engine.Runner(mgr, start)
+	o.Runner = runner.New(mgr, start)
 	return o
 }

@@ -93,7 +93,7 @@ func (t *tools) writeFile(ctx context.Context, req *mcp.CallToolRequest, in Writ
 	}
 	// Write targets pass the policy's path check (protected directories
 	// such as agentty's configuration, allowed roots).
-	if err := t.decide(ctx, req, "write_file", in.SessionID, "write_file "+p, filepath.Dir(p), t.policy.CheckPath(p, filepath.Dir(p))); err != nil {
+	if err := t.admitWrite(ctx, req, in.SessionID, p, ""); err != nil {
 		return WriteFileResult{}, err
 	}
 	res, err := files.Write(p, data, files.Options{Append: in.Append, MakeDirs: in.MakeDirs})

@@ -321,7 +321,7 @@ func TestLimits_ClearErrors(t *testing.T) {
 	var info InfoResult
 	g.call("get_session_info", map[string]any{"session_id": r.SessionID}, &info)
 	if info.EndedBy != session.EndedByIdle || info.Signal != "SIGTERM" {
-		t.Fatalf("info %+v", info.Info)
+		t.Fatalf("info %+v", info.SessionInfo)
 	}
 	e, ok := g.find(audit.EventExit, r.SessionID)
 	if !ok || e.Reason != session.EndedByIdle || e.Signal != "SIGTERM" || e.Exit == nil {

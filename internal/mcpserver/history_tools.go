@@ -60,14 +60,14 @@ type HistoryInput struct {
 
 // HistoryResult is get_history's result.
 type HistoryResult struct {
-	SessionID  string         `json:"session_id"`
-	Lines      []history.Line `json:"lines"`
-	TotalLines int64          `json:"total_lines"`
-	FirstLine  int64          `json:"first_line"`
-	LastLine   int64          `json:"last_line"`
-	LostLines  int64          `json:"lost_lines,omitempty"`
-	Truncated  bool           `json:"truncated"`
-	Matches    *int           `json:"matches,omitempty"`
+	SessionID  string        `json:"session_id"`
+	Lines      []HistoryLine `json:"lines"`
+	TotalLines int64         `json:"total_lines"`
+	FirstLine  int64         `json:"first_line"`
+	LastLine   int64         `json:"last_line"`
+	LostLines  int64         `json:"lost_lines,omitempty"`
+	Truncated  bool          `json:"truncated"`
+	Matches    *int          `json:"matches,omitempty"`
 	grep       bool
 }
 
@@ -137,10 +137,10 @@ func (t *tools) getHistory(_ context.Context, _ *mcp.CallToolRequest, in History
 		return HistoryResult{}, err
 	}
 	h := history.Get(l, q)
-	res := HistoryResult{SessionID: id, Lines: h.Lines, TotalLines: h.TotalLines, FirstLine: h.FirstLine,
+	res := HistoryResult{SessionID: id, Lines: historyLines(h.Lines), TotalLines: h.TotalLines, FirstLine: h.FirstLine,
 		LastLine: h.LastLine, LostLines: h.LostLines, Truncated: h.Truncated, grep: q.Grep != nil}
 	if res.Lines == nil {
-		res.Lines = []history.Line{}
+		res.Lines = []HistoryLine{}
 	}
 	if q.Grep != nil {
 		res.Matches = &h.Matches

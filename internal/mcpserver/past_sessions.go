@@ -3,8 +3,8 @@ package mcpserver
 import (
 	"fmt"
 
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
-	"github.com/agentty/agentty/internal/store"
 )
 
 // pastSessionErr says what a recorded session this server does not run is
@@ -16,10 +16,10 @@ func (t *tools) pastSessionErr(id string) error {
 	}
 	var what, also string
 	switch r.State {
-	case store.StateRunning:
+	case record.StateRunning:
 		what = fmt.Sprintf("is running under agentty pid %d, another server sharing this transcript store; only that server can send it input, read it live or stop it", r.Owner)
 		also = "delete it once it ends"
-	case store.StateLost:
+	case record.StateLost:
 		what = "is lost"
 		if r.LostReason != "" {
 			what += ": " + r.LostReason

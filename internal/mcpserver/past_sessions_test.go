@@ -42,7 +42,7 @@ func TestPastSessions_ListInfoHistoryDelete(t *testing.T) {
 	var info InfoResult
 	c.call("get_session_info", map[string]any{"session_id": r.SessionID}, &info)
 	if info.Command != "echo 'from the first run'; exit 3" || info.Bytes != int64(len("from the first run\n")) {
-		t.Errorf("get_session_info of the past session: %+v", info.Info)
+		t.Errorf("get_session_info of the past session: %+v", info.SessionInfo)
 	}
 	var h HistoryResult
 	c.call("get_history", map[string]any{"session_id": r.SessionID}, &h)

@@ -6,15 +6,13 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/agentty/agentty/internal/policy"
 )
 
 // PolicyResult is get_policy's result: what the agent may run, so it can
 // choose commands that pass instead of learning the rules from refusals.
 type PolicyResult struct {
-	Enabled bool         `json:"enabled"`
-	Rules   policy.Rules `json:"rules"`
+	Enabled bool        `json:"enabled"`
+	Rules   PolicyRules `json:"rules"`
 	// Protected directories are never a working directory or a path in a
 	// command: agentty's configuration and audit log.
 	Protected    []string `json:"protected,omitempty"`
@@ -43,7 +41,8 @@ func (t *tools) registerPolicy(srv *mcp.Server) {
 }
 
 func (t *tools) getPolicy(context.Context, *mcp.CallToolRequest, struct{}) (PolicyResult, error) {
-	r := PolicyResult{Enabled: t.policy.Enabled(), Rules: t.policy.Rules(), Protected: t.policy.Protected(), MaxReadBytes: t.maxRead}
+	p := t.gate.Policy()
+	r := PolicyResult{Enabled: p.Enabled(), Rules: PolicyRules(p.Rules()), Protected: p.Protected(), MaxReadBytes: t.gate.MaxRead()}
 	if r.Enabled {
 		r.Notes = []string{
 			"Every simple command in a shell command line is checked, including inside $(...), pipes, sh -c and wrappers like env, sudo, xargs, find -exec.",

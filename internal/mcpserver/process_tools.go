@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/gate"
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -54,17 +56,17 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 	if err != nil {
 		return StartResult{}, err
 	}
-	if err := t.readLimit(&ro, in.MaxBytes); err != nil {
+	if err := t.gate.ReadLimit(&ro, in.MaxBytes); err != nil {
 		return StartResult{}, err
 	}
 	if err := t.admitStart(ctx, req, in); err != nil {
 		return StartResult{}, err
 	}
-	s, err := t.mgr.Start(session.StartOptions{Command: in.Command, Argv: in.Argv, Mode: session.Mode(in.Mode), MergeStderr: in.MergeStderr,
+	s, err := t.mgr.Start(session.StartOptions{Command: in.Command, Argv: in.Argv, Mode: record.Mode(in.Mode), MergeStderr: in.MergeStderr,
 		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey})
 	if err != nil {
-		if l := limitOf(err); l != "" {
-			return StartResult{}, t.limitRefused(req, "start_process", "", in.Command+strings.Join(in.Argv, " "), l, err)
+		if l := gate.LimitOf(err); l != "" {
+			return StartResult{}, t.limitRefused(req, "start_process", "", in.Command+strings.Join(in.Argv, " "), l, agentError(err))
 		}
 		return StartResult{}, err
 	}
@@ -119,14 +121,14 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 	if err != nil {
 		return SendResult{}, err
 	}
-	if err := t.readLimit(&ro, in.MaxBytes); err != nil {
+	if err := t.gate.ReadLimit(&ro, in.MaxBytes); err != nil {
 		return SendResult{}, err
 	}
 	if err := t.admitInput(ctx, req, s, in); err != nil {
 		return SendResult{}, err
 	}
-	var state string // echo off (a password prompt) redacts the audited input
-	if t.audit != nil {
+	var state record.State // echo off (a password prompt) redacts the audited input
+	if t.gate.Audited() {
 		state, _ = s.State()
 	}
 	deadline := time.Now().Add(max(w.Timeout, 5*time.Second))
@@ -135,7 +137,7 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 		t.recordInput(req, s, in, state)
 	}
 	if err != nil {
-		if l := limitOf(err); l != "" {
+		if l := gate.LimitOf(err); l != "" {
 			return SendResult{}, t.limitRefused(req, "send_input", s.ID, "", l, err)
 		}
 		return SendResult{}, err
@@ -177,7 +179,7 @@ func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in Rea
 	if err != nil {
 		return ReadResult{}, err
 	}
-	if err := t.readLimit(&ro, in.MaxBytes); err != nil {
+	if err := t.gate.ReadLimit(&ro, in.MaxBytes); err != nil {
 		return ReadResult{}, err
 	}
 	stop := ReportProgress(ctx, req, s)
@@ -187,7 +189,7 @@ func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in Rea
 		return ReadResult{}, err
 	}
 	res := readResult(s, r)
-	if s.Mode == session.ModePipe && ro.Streams != 0 && in.Stream != "" && in.Stream != "both" {
+	if s.Mode == record.ModePipe && ro.Streams != 0 && in.Stream != "" && in.Stream != "both" {
 		res.Hint = strings.TrimSpace(res.Hint + " (stream-filtered reads: line numbers count both streams)")
 	}
 	return res, nil

@@ -8,7 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/files"
-	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -29,13 +28,7 @@ func (t *tools) admitRemoteShell(ctx context.Context, req *mcp.CallToolRequest, 
 	if name == "" {
 		name = "sh" // the remote login shell, bash or sh: checked as a shell
 	}
-	d := t.policy.CheckArgv([]string{name}, in.Cwd)
-	if d.Verdict != policy.Refuse {
-		if e := t.policy.CheckEnv(in.Env); e.Verdict == policy.Refuse {
-			d = e
-		}
-	}
-	return t.decide(ctx, req, "open_shell", "", name+" (on "+in.Host+")", in.Cwd, onHost(d, in.Host))
+	return t.admitShell(ctx, req, name, in)
 }
 
 // writeRemoteFile is write_file for a remote shell session: the path is
@@ -52,8 +45,7 @@ func (t *tools) writeRemoteFile(ctx context.Context, req *mcp.CallToolRequest, i
 		}
 		p = path.Join(cwd, p)
 	}
-	d := onHost(t.policy.CheckPath(p, path.Dir(p)), host)
-	if err := t.decide(ctx, req, "write_file", in.SessionID, "write_file "+p+" (on "+host+")", path.Dir(p), d); err != nil {
+	if err := t.admitWrite(ctx, req, in.SessionID, p, host); err != nil {
 		return WriteFileResult{}, err
 	}
 	res, err := files.WriteRemote(ctx, t.remote, host, p, data, files.Options{Append: in.Append, MakeDirs: in.MakeDirs})

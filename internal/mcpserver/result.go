@@ -4,40 +4,41 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
 // ReadResult is what every reading tool returns.
 type ReadResult struct {
-	SessionID   string           `json:"session_id"`
-	ReaderID    int              `json:"reader_id"`
-	Output      string           `json:"output" jsonschema:"new output since the cursor"`
-	Reason      string           `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
-	State       string           `json:"state" jsonschema:"running, awaiting_input, awaiting_password, exited, or lost (remote connection dropped; see lost_reason)"`
-	StateDetail string           `json:"state_detail,omitempty" jsonschema:"how the state was decided (which process waits in which syscall)"`
-	ExitCode    *int             `json:"exit_code,omitempty"`
-	Signal      string           `json:"signal,omitempty" jsonschema:"signal that killed the process"`
-	Match       string           `json:"match,omitempty" jsonschema:"text the until regex matched"`
-	Cursor      int64            `json:"cursor" jsonschema:"absolute byte offset after this output; pass as cursor to read from here"`
-	Line        int64            `json:"line" jsonschema:"complete lines before the cursor; pass as since_line to read from here"`
-	Lines       int              `json:"lines" jsonschema:"lines in output"`
-	Truncated   bool             `json:"truncated" jsonschema:"output was cut to max_bytes or max_lines"`
-	Omitted     *session.Omitted `json:"omitted,omitempty" jsonschema:"the middle left out by head_tail: read it with cursor=from_cursor overflow=page"`
-	HasMore     bool             `json:"has_more" jsonschema:"more output is available after cursor"`
-	LostBytes   int64            `json:"lost_bytes,omitempty" jsonschema:"output gone before this reader got to it: evicted from memory (--no-store), or dropped from the transcript store by retention or a writer gap"`
-	LostLines   int64            `json:"lost_lines,omitempty" jsonschema:"lines among lost_bytes (-1 if unknown)"`
-	ElapsedMs   float64          `json:"elapsed_ms"`
-	LostReason  string           `json:"lost_reason,omitempty" jsonschema:"state lost: why the remote connection ended"`
-	TUI         bool             `json:"tui,omitempty" jsonschema:"the program draws a full-screen interface (alternate screen): read_screen shows it"`
-	Hint        string           `json:"hint,omitempty"`
+	SessionID   string   `json:"session_id"`
+	ReaderID    int      `json:"reader_id"`
+	Output      string   `json:"output" jsonschema:"new output since the cursor"`
+	Reason      string   `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
+	State       string   `json:"state" jsonschema:"running, awaiting_input, awaiting_password, exited, or lost (remote connection dropped; see lost_reason)"`
+	StateDetail string   `json:"state_detail,omitempty" jsonschema:"how the state was decided (which process waits in which syscall)"`
+	ExitCode    *int     `json:"exit_code,omitempty"`
+	Signal      string   `json:"signal,omitempty" jsonschema:"signal that killed the process"`
+	Match       string   `json:"match,omitempty" jsonschema:"text the until regex matched"`
+	Cursor      int64    `json:"cursor" jsonschema:"absolute byte offset after this output; pass as cursor to read from here"`
+	Line        int64    `json:"line" jsonschema:"complete lines before the cursor; pass as since_line to read from here"`
+	Lines       int      `json:"lines" jsonschema:"lines in output"`
+	Truncated   bool     `json:"truncated" jsonschema:"output was cut to max_bytes or max_lines"`
+	Omitted     *Omitted `json:"omitted,omitempty" jsonschema:"the middle left out by head_tail: read it with cursor=from_cursor overflow=page"`
+	HasMore     bool     `json:"has_more" jsonschema:"more output is available after cursor"`
+	LostBytes   int64    `json:"lost_bytes,omitempty" jsonschema:"output gone before this reader got to it: evicted from memory (--no-store), or dropped from the transcript store by retention or a writer gap"`
+	LostLines   int64    `json:"lost_lines,omitempty" jsonschema:"lines among lost_bytes (-1 if unknown)"`
+	ElapsedMs   float64  `json:"elapsed_ms"`
+	LostReason  string   `json:"lost_reason,omitempty" jsonschema:"state lost: why the remote connection ended"`
+	TUI         bool     `json:"tui,omitempty" jsonschema:"the program draws a full-screen interface (alternate screen): read_screen shows it"`
+	Hint        string   `json:"hint,omitempty"`
 }
 
 func readResult(s *session.Session, r session.Result) ReadResult {
 	out := ReadResult{
 		SessionID: s.ID, ReaderID: r.Reader, Output: r.Output.Text,
-		Reason: string(r.Wait.Reason), State: r.Wait.State, StateDetail: r.Wait.Detail, Match: r.Wait.Match,
+		Reason: string(r.Wait.Reason), State: string(r.Wait.State), StateDetail: r.Wait.Detail, Match: r.Wait.Match,
 		Cursor: r.Output.Next, Line: r.Output.Line, Lines: r.Output.Lines, Truncated: r.Output.Truncated,
-		Omitted: r.Output.Omitted, HasMore: r.Output.HasMore, LostBytes: r.Output.LostBytes, LostLines: r.Output.LostLines,
+		Omitted: omitted(r.Output.Omitted), HasMore: r.Output.HasMore, LostBytes: r.Output.LostBytes, LostLines: r.Output.LostLines,
 		ElapsedMs: float64(r.Wait.Elapsed.Microseconds()) / 1000, TUI: s.TUI(),
 	}
 	if om := r.Output.Omitted; om != nil {
@@ -48,9 +49,9 @@ func readResult(s *session.Session, r session.Result) ReadResult {
 		out.Output = head + fmt.Sprintf("[... %d lines (%d bytes) omitted; read_output cursor=%d overflow=page shows them ...]\n", om.Lines, om.Bytes, om.From) + tail
 	}
 	if st := s.Status(); st != nil && st.Lost != "" {
-		out.State, out.LostReason = session.StateLost, st.Lost
-	} else if st != nil && (r.Wait.State == "exited" || out.State == "exited") {
-		out.State = "exited"
+		out.State, out.LostReason = string(record.StateLost), st.Lost
+	} else if st != nil && r.Wait.State == record.StateExited {
+		out.State = string(record.StateExited)
 		if st.Signal != "" {
 			out.Signal = st.Signal
 		} else {
@@ -63,9 +64,9 @@ func readResult(s *session.Session, r session.Result) ReadResult {
 		out.Hint = fmt.Sprintf("%d bytes of older output are gone: evicted from memory (with --no-store; raise -session-memory) or dropped from the transcript store by retention (raise -retain-session-bytes); list_messages shows gap events", out.LostBytes)
 	case out.HasMore:
 		out.Hint = "more output is waiting: call read_output again"
-	case out.State == session.StateLost:
+	case out.State == string(record.StateLost):
 		out.Hint = "the connection to the remote host dropped; start the program again (the connection is re-established)"
-	case out.State == "awaiting_password":
+	case out.State == string(record.StateAwaitingPassword):
 		out.Hint = "the program asks for a secret (echo is off)"
 	case out.TUI:
 		out.Hint = "full-screen program (alternate screen): the output is redraw sequences; read_screen shows what a person sees"

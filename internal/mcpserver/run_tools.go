@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/gitparse"
 	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
@@ -36,20 +37,20 @@ type RunInput struct {
 
 // RunResult is run_command's result.
 type RunResult struct {
-	OK         bool             `json:"ok" jsonschema:"every success check held"`
-	Argv       []string         `json:"argv"`
-	Cwd        string           `json:"cwd"`
-	ExitCode   *int             `json:"exit_code,omitempty"`
-	Signal     string           `json:"signal,omitempty"`
-	TimedOut   bool             `json:"timed_out"`
-	DurationMs float64          `json:"duration_ms"`
-	Stdout     runner.Stream    `json:"stdout"`
-	Stderr     runner.Stream    `json:"stderr"`
-	Parsed     *Parsed          `json:"parsed,omitempty" jsonschema:"structured stdout for supported commands"`
-	Summary    string           `json:"summary,omitempty"`
-	Checks     []runner.Check   `json:"checks"`
-	Page       *runner.PageInfo `json:"page,omitempty"`
-	Hint       string           `json:"hint,omitempty"`
+	OK         bool      `json:"ok" jsonschema:"every success check held"`
+	Argv       []string  `json:"argv"`
+	Cwd        string    `json:"cwd"`
+	ExitCode   *int      `json:"exit_code,omitempty"`
+	Signal     string    `json:"signal,omitempty"`
+	TimedOut   bool      `json:"timed_out"`
+	DurationMs float64   `json:"duration_ms"`
+	Stdout     Stream    `json:"stdout"`
+	Stderr     Stream    `json:"stderr"`
+	Parsed     *Parsed   `json:"parsed,omitempty" jsonschema:"structured stdout for supported commands"`
+	Summary    string    `json:"summary,omitempty"`
+	Checks     []Check   `json:"checks"`
+	Page       *PageInfo `json:"page,omitempty"`
+	Hint       string    `json:"hint,omitempty"`
 }
 
 // Text implements texter.
@@ -110,7 +111,7 @@ func (t *tools) runCommand(ctx context.Context, req *mcp.CallToolRequest, in Run
 			o.Page = *in.Page
 		}
 	}
-	if err := t.admit(ctx, req, CommandRequest{Tool: "run_command", Argv: in.Argv, Env: in.Env, Cwd: in.Cwd, Host: in.Host}); err != nil {
+	if err := t.admit(ctx, req, gate.Command{Tool: "run_command", Argv: in.Argv, Env: in.Env, Cwd: in.Cwd, Host: in.Host}); err != nil {
 		return RunResult{}, err
 	}
 	r, err := t.runner.Run(ctx, o)
@@ -118,7 +119,7 @@ func (t *tools) runCommand(ctx context.Context, req *mcp.CallToolRequest, in Run
 		return RunResult{}, err
 	}
 	res := RunResult{OK: r.OK, Argv: r.Argv, Cwd: r.Cwd, ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut,
-		DurationMs: float64(r.Duration.Microseconds()) / 1000, Stdout: r.Stdout, Stderr: r.Stderr, Checks: r.Checks, Page: r.Page}
+		DurationMs: float64(r.Duration.Microseconds()) / 1000, Stdout: Stream(r.Stdout), Stderr: Stream(r.Stderr), Checks: runChecks(r.Checks), Page: runPage(r.Page)}
 	if in.Parse == nil || *in.Parse || in.Summary {
 		_, supported := gitparse.Parse(in.Argv, "")
 		switch p, ok := gitparse.Parse(in.Argv, r.Full); {

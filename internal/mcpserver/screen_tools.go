@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/screen"
 	"github.com/agentty/agentty/internal/session"
 )
@@ -94,7 +95,7 @@ func (t *tools) readScreen(ctx context.Context, _ *mcp.CallToolRequest, in Scree
 	out := ScreenResult{
 		SessionID: s.ID, Rows: sn.Rows, Cols: sn.Cols, ChangedOnly: in.ChangedOnly,
 		Cursor: Cursor(sn.Cursor), AltScreen: sn.AltScreen, Title: sn.Title, Scrollback: sn.Scrollback,
-		Reason: string(r.Wait.Reason), State: r.Wait.State, StateDetail: r.Wait.Detail, Match: r.Wait.Match,
+		Reason: string(r.Wait.Reason), State: string(r.Wait.State), StateDetail: r.Wait.Detail, Match: r.Wait.Match,
 		LostBytes: r.Lost, PendingBytes: r.Pending, ElapsedMs: float64(r.Wait.Elapsed.Microseconds()) / 1000,
 	}
 	if in.Attrs {
@@ -111,7 +112,7 @@ func (t *tools) readScreen(ctx context.Context, _ *mcp.CallToolRequest, in Scree
 			out.Attrs = appendRowAttrs(out.Attrs, row, sn.Styles, out.AttrsBase, sn.Cols)
 		}
 	}
-	if st := s.Status(); st != nil && out.State == "exited" {
+	if st := s.Status(); st != nil && out.State == string(record.StateExited) {
 		if st.Signal != "" {
 			out.Signal = st.Signal
 		} else {

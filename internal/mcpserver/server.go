@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/catalog"
+	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
@@ -73,7 +74,8 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	t := &tools{mgr: mgr, log: logger, shells: o.Shells, runner: o.Runner,
-		policy: o.Policy, audit: o.Audit, maxRead: o.MaxReadBytes, hosts: o.Hosts, store: o.Store, remote: o.Remote}
+		gate:  gate.New(gate.Options{Policy: o.Policy, Audit: o.Audit, MaxInputBytes: mgr.MaxInputBytes(), MaxReadBytes: o.MaxReadBytes, Logger: logger}),
+		hosts: o.Hosts, store: o.Store, remote: o.Remote}
 	t.cat = catalog.New(mgr, o.Store)
 	_, _ = rand.Read(t.stateKey[:])
 	if t.store != nil {
@@ -85,13 +87,11 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 }
 
 type tools struct {
-	mgr     *session.Manager
-	log     *slog.Logger
-	shells  *shell.Registry // shell sessions of mgr (open_shell, exec_command)
-	runner  *runner.Runner  // one-shot argv runs (run_command)
-	policy  *policy.Policy  // nil: everything allowed
-	audit   *audit.Log      // nil: no audit log
-	maxRead int             // 0: no server limit below session.MaxBytesCap
+	mgr    *session.Manager
+	log    *slog.Logger
+	shells *shell.Registry // shell sessions of mgr (open_shell, exec_command)
+	runner *runner.Runner  // one-shot argv runs (run_command)
+	gate   *gate.Gate      // policy, confirmation, limits and audit log
 	// stateKey signs confirmation request states; random per server.
 	stateKey [32]byte
 	hosts    HostLister   // nil: no list_hosts
@@ -126,7 +126,7 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 		}
 		if err != nil {
 			log.Debug("tool error", "tool", tool.Name, "err", err)
-			return nil, out, err
+			return nil, out, agentError(err)
 		}
 		if tx, ok := any(out).(texter); ok {
 			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tx.Text()}}}

@@ -18,15 +18,15 @@ type SessionRef struct {
 	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
 }
 
-// InfoResult wraps session.Info for the text rendering.
+// InfoResult wraps SessionInfo for the text rendering.
 type InfoResult struct {
-	session.Info
+	SessionInfo
 }
 
 // Text implements texter.
-func (r InfoResult) Text() string { return infoLine(r.Info) }
+func (r InfoResult) Text() string { return infoLine(r.SessionInfo) }
 
-func infoLine(in session.Info) string {
+func infoLine(in SessionInfo) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s pid=%d %s", in.ID, in.State, in.PID, in.Mode)
 	if in.Host != "" {
@@ -63,8 +63,8 @@ type ListInput struct {
 
 // ListResult is list_sessions's result.
 type ListResult struct {
-	Sessions []session.Info `json:"sessions"`
-	Count    int            `json:"count"`
+	Sessions []SessionInfo `json:"sessions"`
+	Count    int           `json:"count"`
 }
 
 // Text implements texter.
@@ -88,7 +88,7 @@ func (t *tools) listSessions(_ context.Context, _ *mcp.CallToolRequest, in ListI
 	if err != nil {
 		return ListResult{}, err
 	}
-	res := ListResult{Sessions: list}
+	res := ListResult{Sessions: sessionInfos(list)}
 	res.Count = len(res.Sessions)
 	return res, nil
 }
@@ -98,7 +98,7 @@ func (t *tools) getSessionInfo(_ context.Context, _ *mcp.CallToolRequest, in Ses
 	if err != nil {
 		return InfoResult{}, err
 	}
-	return InfoResult{info}, nil
+	return InfoResult{sessionInfo(info)}, nil
 }
 
 // TerminateInput are terminate_process's arguments.
@@ -128,7 +128,7 @@ func (t *tools) terminateProcess(ctx context.Context, req *mcp.CallToolRequest, 
 	if _, err := s.Terminate(ctx, grace); err != nil {
 		return InfoResult{}, err
 	}
-	return InfoResult{s.Info()}, nil
+	return InfoResult{sessionInfo(s.Info())}, nil
 }
 
 // ResizeInput are resize_pty's arguments.
@@ -146,7 +146,7 @@ func (t *tools) resizePTY(_ context.Context, _ *mcp.CallToolRequest, in ResizeIn
 	if err := s.Resize(in.Rows, in.Cols); err != nil {
 		return InfoResult{}, err
 	}
-	return InfoResult{s.Info()}, nil
+	return InfoResult{sessionInfo(s.Info())}, nil
 }
 
 // DeleteResult is delete_session's result.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentty/agentty/internal/policy"
+	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 )
@@ -83,13 +83,7 @@ func (t *tools) openShell(ctx context.Context, req *mcp.CallToolRequest, in Open
 			return OpenShellResult{}, err
 		}
 	} else if _, path, err := shell.Detect(in.Shell); err == nil {
-		d := t.policy.CheckArgv([]string{path}, in.Cwd)
-		if d.Verdict != policy.Refuse {
-			if e := t.policy.CheckEnv(in.Env); e.Verdict == policy.Refuse {
-				d = e
-			}
-		}
-		if err := t.decide(ctx, req, "open_shell", "", path, in.Cwd, d); err != nil {
+		if err := t.admitShell(ctx, req, path, in); err != nil {
 			return OpenShellResult{}, err
 		}
 	}
@@ -200,7 +194,7 @@ func execResult(s *session.Session, r shell.Result) ExecResult {
 		}
 		out.Hint = "the shell itself exited during this command (exit, set -e, or killed); open a new one with open_shell"
 	case r.InputState != "":
-		out.State = r.InputState
+		out.State = string(r.InputState)
 		out.Hint = "the command waits for input: answer with send_input, then await_command for the rest (or send_input keys [\"ctrl+c\"])"
 	case r.Running:
 		out.State = "running"
@@ -273,7 +267,7 @@ func (t *tools) shellWait(ctx context.Context, req *mcp.CallToolRequest, id stri
 
 // execIn admits a script and runs it in sh.
 func (t *tools) execIn(ctx context.Context, req *mcp.CallToolRequest, tool string, sh *shell.Shell, script string, o shell.ExecOptions) (shell.Result, error) {
-	if err := t.admit(ctx, req, CommandRequest{Tool: tool, Session: sh.Session().ID, Script: script, Cwd: sh.Cwd(), Host: sh.Host()}); err != nil {
+	if err := t.admit(ctx, req, gate.Command{Tool: tool, Session: sh.Session().ID, Script: script, Cwd: sh.Cwd(), Host: sh.Host()}); err != nil {
 		return shell.Result{}, err
 	}
 	return sh.Exec(ctx, script, o)

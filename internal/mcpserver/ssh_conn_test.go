@@ -48,7 +48,7 @@ func TestSSH_ConnectionSharedLostAndReconnected(t *testing.T) {
 	var info InfoResult
 	c.call("get_session_info", map[string]any{"session_id": ids[0]}, &info)
 	if info.State != "lost" || info.LostAt == nil || info.LostReason == "" || info.ExitCode != nil {
-		t.Fatalf("info after cut: %+v", info.Info)
+		t.Fatalf("info after cut: %+v", info.SessionInfo)
 	}
 	msg := c.toolError("send_input", map[string]any{"session_id": ids[0], "text": "x", "enter": true})
 	if !strings.Contains(msg, "lost") {

@@ -2,6 +2,8 @@ package mcpserver
 
 import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/keys"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -14,9 +16,9 @@ func (t *tools) register(srv *mcp.Server) {
 		"Waits like read_output (defaults: timeout_ms 10000, settle_ms 1000) so a REPL's banner and prompt come back in this call with reason awaiting_input.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.startProcess)
 	add(srv, t.log, &mcp.Tool{Name: "send_input", Description: "Type into a session, then wait and return the reply (one call per round trip). " +
-		"Sends text, then the named keys in order, then Enter if enter=true. Keys: enter, tab, escape, backspace, delete, up, down, left, right, home, end, pageup, pagedown, ctrl+a..ctrl+z, f1..f12. " +
+		"Sends text, then the named keys in order, then Enter if enter=true. Keys: " + keys.Summary + ". " +
 		"A terminal in line mode passes at most 4095 bytes of one line to the program: a longer line is refused (send bulk data with write_file, or use mode pipe). " +
-		"stdin_eof closes stdin (pipe mode) or sends Ctrl+D (pty). In pipe mode ctrl+c/ctrl+\\/ctrl+z send SIGINT/SIGQUIT/SIGTSTP to the process group. " +
+		"stdin_eof closes stdin (pipe mode) or sends Ctrl+D (pty). In pipe mode ctrl+c/ctrl+\\/ctrl+z send SIGINT/SIGQUIT/SIGTSTP to the process group and ctrl+d closes stdin. " +
 		"Wait defaults: timeout_ms 10000, settle_ms 1000.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.sendInput)
 	add(srv, t.log, &mcp.Tool{Name: "read_output", Description: "Return output that this reader has not seen yet (or from an explicit cursor / since_line), waiting first: " +

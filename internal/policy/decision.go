@@ -40,14 +40,14 @@ var ErrRefused = errors.New("refused by policy")
 
 // Decision is the outcome of a check and what decided it.
 type Decision struct {
-	Verdict Verdict `json:"verdict"`
+	Verdict Verdict
 	// Rule names the configuration entry (or built-in rule) that decided;
 	// empty for an allow with no rules configured.
-	Rule string `json:"rule,omitempty"`
+	Rule string
 	// Subject is the command, word or path the rule applied to.
-	Subject string `json:"subject,omitempty"`
+	Subject string
 	// Reason explains the decision in words an agent can act on.
-	Reason string `json:"reason,omitempty"`
+	Reason string
 }
 
 // Allowed reports whether the command may run without asking anyone.

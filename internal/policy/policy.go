@@ -17,22 +17,22 @@ type Rules struct {
 	// PATH and any file of that name in a PATH directory; "./x" matches
 	// exactly "./x"; an absolute path matches itself or a bare name that
 	// PATH resolves to the same file.
-	Allow []string `toml:"allow" json:"allow,omitempty"`
+	Allow []string `toml:"allow"`
 	// Deny lists executables that never run. A bare name matches that base
 	// name at any path (deny "rm" refuses /bin/rm and ../../bin/rm too).
-	Deny []string `toml:"deny" json:"deny,omitempty"`
+	Deny []string `toml:"deny"`
 	// DenyPatterns are RE2 regexps over the full command line and over each
 	// simple command in it with quotes removed.
-	DenyPatterns []string `toml:"deny_patterns" json:"deny_patterns,omitempty"`
+	DenyPatterns []string `toml:"deny_patterns"`
 	// Confirm lists executables (matched like Allow) that run only after a
 	// human accepts, asked through MCP elicitation.
-	Confirm []string `toml:"confirm" json:"confirm,omitempty"`
+	Confirm []string `toml:"confirm"`
 	// ConfirmPatterns are RE2 regexps like DenyPatterns that need confirmation.
-	ConfirmPatterns []string `toml:"confirm_patterns" json:"confirm_patterns,omitempty"`
+	ConfirmPatterns []string `toml:"confirm_patterns"`
 	// Cwd lists directories that commands may run in (and below).
-	Cwd []string `toml:"cwd" json:"cwd,omitempty"`
+	Cwd []string `toml:"cwd"`
 	// Secure runs argv commands only: no shell command lines, no shells.
-	Secure bool `toml:"secure" json:"secure,omitempty"`
+	Secure bool `toml:"secure"`
 }
 
 // Options configure a Policy.

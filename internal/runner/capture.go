@@ -46,11 +46,11 @@ func (c *capture) Write(p []byte) (int, error) {
 
 // Stream is one captured output stream.
 type Stream struct {
-	Text         string `json:"text"`
-	Bytes        int64  `json:"bytes" jsonschema:"bytes the program wrote to this stream"`
-	Lines        int64  `json:"lines" jsonschema:"lines the program wrote (a final unterminated line counts)"`
-	Truncated    bool   `json:"truncated"`
-	OmittedBytes int64  `json:"omitted_bytes,omitempty" jsonschema:"bytes left out of the middle of text"`
+	Text         string
+	Bytes        int64 // bytes the program wrote to this stream
+	Lines        int64 // lines the program wrote (a final unterminated line counts)
+	Truncated    bool
+	OmittedBytes int64 // bytes left out of the middle of text
 }
 
 // result renders the capture: whole when it fit, else head, a marker line

@@ -10,17 +10,18 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
-	"syscall"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/excerpt"
-	"github.com/agentty/agentty/internal/procenv"
+	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/re2"
 )
@@ -40,6 +41,12 @@ const (
 	DefaultPageSize = 100
 	maxPageBytes    = 4 << 20
 	maxSuccessFile  = 16 << 20
+	// drainWait is how long output may still arrive after the program
+	// exited, from descendants that hold its pipes.
+	drainWait = time.Second
+	// killWait bounds ending the tree after the timeout (a remote one
+	// takes round trips; a local one ends within proctree's own bound).
+	killWait = 5 * time.Second
 )
 
 // Options describe one run. Argv is required; the rest defaults.
@@ -75,49 +82,80 @@ type Options struct {
 // reaper away from its exit status until release is called.
 type Spawn func(start func() (pid int, err error)) (release func(), err error)
 
+// StartRemote starts a program on another host: the SSH backend's
+// sshbackend.Pool.Start.
+type StartRemote func(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error)
+
+// Starter starts programs on other hosts (sshbackend.Pool): what a
+// front end hands New as remote.
+type Starter interface {
+	Start(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error)
+}
+
 // Runner runs programs; its marker is put in every child's environment so
 // agentty's guard can find and kill them if agentty dies.
 type Runner struct {
 	Spawn Spawn
 	// Marker returns a fresh KEY=VALUE environment entry per run.
 	Marker func() string
-	// Remote starts programs on other hosts (Options.Host): the SSH
-	// backend's sshbackend.Pool.Start. nil turns remote runs off.
-	Remote func(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error)
+	// Remote starts programs on other hosts (Options.Host). nil turns
+	// remote runs off.
+	Remote StartRemote
+}
+
+// Host is what runs borrow from the session manager (session.Manager):
+// its spawner thread with the orphan reaper held off, and its instance id.
+type Host interface {
+	SpawnOwned(start func() (pid int, err error)) (release func(), err error)
+	Instance() string
+}
+
+// New returns a Runner whose children start on h's spawner thread, are kept
+// from the orphan reaper, and carry a marker under h's instance, so the
+// guard kills them with h's sessions if agentty dies. remote may be nil.
+func New(h Host, remote StartRemote) *Runner {
+	var seq atomic.Int64
+	return &Runner{
+		Spawn: h.SpawnOwned,
+		Marker: func() string {
+			return proctree.EnvKey + "=" + h.Instance() + "/run" + strconv.FormatInt(seq.Add(1), 10)
+		},
+		Remote: remote,
+	}
 }
 
 // Check is one success criterion and whether it held.
 type Check struct {
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
-	Detail string `json:"detail"`
+	Name   string
+	OK     bool
+	Detail string
 }
 
 // PageInfo locates a page of stdout lines.
 type PageInfo struct {
-	Page       int   `json:"page"`
-	PageSize   int   `json:"page_size"`
-	TotalLines int64 `json:"total_lines"`
-	HasNext    bool  `json:"has_next"`
-	Clipped    bool  `json:"clipped,omitempty" jsonschema:"the page was cut at 4 MiB (very long lines)"`
+	Page       int
+	PageSize   int
+	TotalLines int64
+	HasNext    bool
+	Clipped    bool // the page was cut at 4 MiB (very long lines)
 }
 
 // Result is what a run did.
 type Result struct {
-	OK       bool          `json:"ok" jsonschema:"every success criterion held"`
-	Argv     []string      `json:"argv"`
-	Cwd      string        `json:"cwd"`
-	ExitCode *int          `json:"exit_code,omitempty"`
-	Signal   string        `json:"signal,omitempty"`
-	TimedOut bool          `json:"timed_out"`
-	Duration time.Duration `json:"-"`
-	Stdout   Stream        `json:"stdout"`
-	Stderr   Stream        `json:"stderr"`
-	Checks   []Check       `json:"checks"`
-	Page     *PageInfo     `json:"page,omitempty"`
+	OK       bool // every success criterion held
+	Argv     []string
+	Cwd      string
+	ExitCode *int
+	Signal   string
+	TimedOut bool
+	Duration time.Duration
+	Stdout   Stream
+	Stderr   Stream
+	Checks   []Check
+	Page     *PageInfo
 	// Full is the whole stdout when it was captured without truncation
 	// (for parsers), else "".
-	Full string `json:"-"`
+	Full string
 }
 
 // Run runs o.Argv and waits for it (or its timeout).
@@ -154,53 +192,76 @@ func (r *Runner) Run(ctx context.Context, o Options) (Result, error) {
 		}
 		fileRE = re
 	}
-	if o.Host != "" {
-		return r.runRemote(ctx, o, fileRE)
-	}
-	cwd, err := resolveDir(o.Cwd)
-	if err != nil {
-		return Result{}, err
-	}
-	env := buildEnv(o.Env, r.Marker())
-	path, err := lookPath(o.Argv[0], cwd, procenv.Get(env, "PATH"))
-	if err != nil {
-		return Result{}, err
-	}
-
-	cmd := exec.Command(path, o.Argv[1:]...)
-	cmd.Args[0] = o.Argv[0]
-	cmd.Dir, cmd.Env = cwd, env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	cmd.Stdin = strings.NewReader(o.Stdin)
 	stdout, stderr := newCapture(o.MaxOutputBytes), newCapture(o.MaxOutputBytes)
 	var pg *pager
 	if o.Paged {
 		pg = &pager{first: int64(o.Page) * int64(o.PageSize), size: int64(o.PageSize), maxBytes: maxPageBytes}
-		cmd.Stdout = multi{stdout, pg}
-	} else {
-		cmd.Stdout = stdout
 	}
-	cmd.Stderr = stderr
-	// Descendants that keep the pipes open must not hold the call forever.
-	cmd.WaitDelay = time.Second
-	marker := envMarker(env)
-
-	start := time.Now()
-	release, err := r.Spawn(func() (int, error) {
-		if err := cmd.Start(); err != nil {
-			return 0, err
+	// The backend's two pumps call sink concurrently (one per stream); mu
+	// orders them, and the captures are read only after the pumps ended.
+	var mu sync.Mutex
+	sink := func(s outlog.Stream, b []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		if s == outlog.Stderr {
+			_, _ = stderr.Write(b)
+			return
 		}
-		return cmd.Process.Pid, nil
-	})
-	if err != nil {
-		return Result{}, fmt.Errorf("%w: start %s: %v", ErrNotFound, o.Argv[0], err)
+		_, _ = stdout.Write(b)
+		if pg != nil {
+			_, _ = pg.Write(b)
+		}
 	}
-	// The killer goroutine is owned by this call: it ends when done closes
-	// and Run waits for it (finished) before reading timedOut.
-	done, finished := make(chan struct{}), make(chan struct{})
-	timedOut := false
+	start := time.Now()
+	st, err := r.start(o, fileRE, sink)
+	if err != nil {
+		return Result{}, err
+	}
+	ex, timedOut, werr := supervise(ctx, st.proc, o)
+	st.release()
+
+	res := Result{Argv: slices.Clone(o.Argv), Cwd: st.cwd, Duration: time.Since(start), TimedOut: timedOut}
+	switch {
+	case werr != nil:
+		return Result{}, fmt.Errorf("run %s: %w", st.where, werr)
+	case ex.Lost != "" && !timedOut && ctx.Err() == nil:
+		return Result{}, fmt.Errorf("run %s: %s", st.where, ex.Lost)
+	case ex.Signal != 0:
+		res.Signal = unixSignalName(ex.Signal)
+	case ex.Lost != "":
+		res.Signal = "unknown (" + ex.Lost + ")"
+	default:
+		code := ex.Code
+		res.ExitCode = &code
+	}
+	mu.Lock()
+	finish(&res, o, stdout, stderr, pg)
+	mu.Unlock()
+	res.Checks, res.OK = checks(&res, o, st.cwd, fileRE)
+	if ctx.Err() != nil && !timedOut {
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+// supervise feeds o.Stdin to p, waits for it, and ends its whole tree
+// when o.Timeout passes or ctx ends (the one killer of every run). The
+// stdin writer and the killer are owned by this call: both have ended, and
+// p is closed, when it returns.
+func supervise(ctx context.Context, p backend.Process, o Options) (ex backend.Exit, timedOut bool, err error) {
+	deadline := time.Now().Add(o.Timeout)
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	wg.Add(2)
 	go func() {
-		defer close(finished)
+		defer wg.Done()
+		if o.Stdin != "" {
+			_, _ = p.Write([]byte(o.Stdin), deadline)
+		}
+		_ = p.CloseStdin()
+	}()
+	go func() {
+		defer wg.Done()
 		t := time.NewTimer(o.Timeout)
 		defer t.Stop()
 		select {
@@ -210,26 +271,22 @@ func (r *Runner) Run(ctx context.Context, o Options) (Result, error) {
 			timedOut = true
 		case <-ctx.Done():
 		}
-		_, _ = proctree.Terminate(context.Background(), cmd.Process.Pid, marker, 0)
+		tctx, cancel := context.WithTimeout(context.Background(), killWait)
+		_ = p.Terminate(tctx, 0)
+		cancel()
 	}()
-	_ = cmd.Wait() // the exit status is read from ProcessState below
+	ex, err = p.Wait()
+	// Descendants that keep the pipes open must not hold the call forever.
+	t := time.NewTimer(drainWait)
+	select {
+	case <-p.Drained():
+	case <-t.C:
+	}
+	t.Stop()
 	close(done)
-	<-finished
-	release()
-	res := Result{Argv: slices.Clone(o.Argv), Cwd: cwd, Duration: time.Since(start), TimedOut: timedOut}
-	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	if ws.Signaled() {
-		res.Signal = unixSignalName(ws.Signal())
-	} else {
-		code := ws.ExitStatus()
-		res.ExitCode = &code
-	}
-	finish(&res, o, stdout, stderr, pg)
-	res.Checks, res.OK = checks(&res, o, cwd, fileRE)
-	if ctx.Err() != nil && !timedOut {
-		return res, ctx.Err()
-	}
-	return res, nil
+	p.Close() // also ends a stdin write nobody takes
+	wg.Wait()
+	return ex, timedOut, err
 }
 
 // finish renders the captured streams (and the page of stdout) into res.
@@ -246,16 +303,6 @@ func finish(res *Result, o Options, stdout, stderr *capture, pg *pager) {
 		res.Stdout.Truncated = total > int64(o.PageSize) || pg.clipped
 		res.Stdout.OmittedBytes = 0
 	}
-}
-
-// multi writes to every writer; each one never fails.
-type multi []interface{ Write([]byte) (int, error) }
-
-func (m multi) Write(p []byte) (int, error) {
-	for _, w := range m {
-		_, _ = w.Write(p)
-	}
-	return len(p), nil
 }
 
 func checks(res *Result, o Options, cwd string, re *regexp.Regexp) ([]Check, bool) {

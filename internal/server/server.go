@@ -19,10 +19,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/proctree"
-	"github.com/agentty/agentty/internal/server/engine"
+	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 	"github.com/agentty/agentty/internal/sshbackend"
@@ -103,7 +104,7 @@ func New(cfg Config) (*Server, error) {
 	s.done, s.stop = context.WithCancel(context.Background())
 	s.mcp = mcpserver.New(mgr, &mcpserver.Options{Version: cfg.Version, Logger: log, Policy: pol, Audit: aud,
 		MaxReadBytes: cfg.MaxReadBytes, Hosts: poolHosts{pool}, Remote: pool, Store: st,
-		Shells: shell.NewRegistry(mgr), Runner: engine.Runner(mgr, pool)})
+		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start)})
 	s.mcp.AddReceivingMiddleware(endCalls)
 	return s, nil
 }
@@ -116,7 +117,7 @@ func sessionConfig(cfg *Config, log *slog.Logger, pool *sshbackend.Pool, st *sto
 	c := session.Config{MaxSessions: sc.MaxSessions, OutputLimit: sc.OutputLimit, ExitedTTL: sc.ExitedTTL,
 		KillGrace: sc.KillGrace, Logger: log, IdleTimeout: sc.IdleTimeout, MaxRuntime: sc.MaxRuntime,
 		MaxInputBytes: cfg.MaxInputBytes, Remote: pool.Start, NoScreen: sc.NoScreen,
-		OnExit: mcpserver.RecordExit(aud, nil)}
+		OnExit: gate.RecordExit(aud, nil)}
 	if st != nil {
 		c.NewLog, c.Recorder, c.NextID = st.NewLog, st.Recorder(), st.NextID
 	}

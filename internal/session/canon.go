@@ -1,11 +1,7 @@
 package session
 
 import (
-	"fmt"
-
 	"golang.org/x/sys/unix"
-
-	"github.com/agentty/agentty/internal/backend"
 )
 
 // MaxCanonLine is how many bytes of one line a program on a terminal in
@@ -136,14 +132,10 @@ func scanCanon(t *unix.Termios, pending int, data string) (int, *lineTooLong) {
 
 // checkLine refuses input that the terminal, in canonical mode, would cut
 // short, and returns the scan to account for what gets written. It is nil
-// when the terminal is not in canonical mode or cannot be asked (remote
-// sessions): then every byte written reaches the program.
+// when the terminal is not in canonical mode or cannot be asked (pipes,
+// remote sessions): then every byte written reaches the program.
 func (s *Session) checkLine(ops []op) (*unix.Termios, error) {
-	ld, ok := s.proc.(backend.LineDiscipline)
-	if !ok {
-		return nil, nil
-	}
-	t, err := ld.Termios()
+	t, err := s.proc.Termios()
 	if err != nil || t.Lflag&unix.ICANON == 0 {
 		s.mu.Lock()
 		s.canonPending = 0
@@ -173,11 +165,5 @@ func (s *Session) wroteLine(t *unix.Termios, data string) {
 }
 
 func (s *Session) lineErr(l *lineTooLong) error {
-	earlier := ""
-	if l.earlier > 0 {
-		earlier = fmt.Sprintf(", %d of them sent by earlier calls without a line end (send enter to end that line, or keys [\"ctrl+u\"] to erase it)", l.earlier)
-	}
-	return fmt.Errorf("%w: the terminal of session %s is in canonical (line) mode, where the program receives at most %d bytes of one line and the kernel drops the rest; "+
-		"this input makes a line of %d bytes%s. Nothing was sent. Send lines of at most %d bytes, or write the data to a file with write_file and have the program read it (e.g. `prog < file`), or start the program with mode pipe",
-		ErrLineTooLong, s.ID, MaxCanonLine, l.length, earlier, MaxCanonLine)
+	return &LineTooLongError{ID: s.ID, Length: l.length, Earlier: l.earlier}
 }

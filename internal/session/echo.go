@@ -11,6 +11,8 @@ package session
 import (
 	"strings"
 	"time"
+
+	"github.com/agentty/agentty/internal/record"
 )
 
 // InputMark is where the output stood when input was written.
@@ -50,18 +52,18 @@ func echoText(in Input) (string, bool) {
 
 // markInput records that input is written now and, on a terminal, the echo
 // to expect. The kernel may still hold output the program wrote before:
-// Quiet moves it into the log first, so the mark is exact. A remote Quiet
-// is a round trip that belongs to the input probe, so remote marks take
-// the log as it stands.
+// where Quiet is cheap (InputWaits.ExactMarks) it moves that output into
+// the log first, so the mark is exact; otherwise the mark takes the log as
+// it stands.
 func (s *Session) markInput(in Input, secret bool) {
-	if s.remote() == nil {
+	if s.proc.InputWaits().ExactMarks {
 		s.proc.Quiet()
 	}
 	m := InputMark{At: s.log.Stats().End, Time: time.Now()}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastInput = m
-	if t, ok := echoText(in); ok && s.Mode == ModePTY && !secret {
+	if t, ok := echoText(in); ok && s.Mode == record.ModePTY && !secret {
 		if len(s.echoes) == maxEchoes {
 			s.echoes = append(s.echoes[:0], s.echoes[1:]...)
 		}

@@ -9,15 +9,14 @@ import (
 )
 
 // startError words a failure to start path. Running out of file
-// descriptors is said as what it is, with the counts and what to do: the
-// program exists, and a retry works once descriptors are freed.
+// descriptors is said as what it is, with the counts: the program exists,
+// and a retry works once descriptors are freed.
 func startError(path string, err error) error {
 	if !errors.Is(err, syscall.EMFILE) && !errors.Is(err, syscall.ENFILE) {
 		return fmt.Errorf("%w: start %s: %v", ErrCommandNotFound, path, err)
 	}
 	open, limit := openFiles()
-	return fmt.Errorf("%w (agentty has %s open, limit %s): start %s: %v; end sessions you no longer need (terminate_process, delete_session) and retry, or restart agentty with a higher open-files limit (ulimit -n)",
-		ErrTooManyFiles, open, limit, path, err)
+	return &TooManyFilesError{Open: open, Limit: limit, Path: path, Err: err}
 }
 
 // openFiles counts this process's descriptors and reads its limit, as

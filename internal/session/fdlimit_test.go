@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"syscall"
 	"testing"
+
+	"github.com/agentty/agentty/internal/record"
 )
 
 // fdChildEnv makes TestStartError_TooManyOpenFilesChild run; the parent
@@ -45,21 +47,26 @@ func TestStartError_TooManyOpenFilesChild(t *testing.T) {
 		}
 		held = append(held, f)
 	}
-	for _, mode := range []Mode{ModePipe, ModePTY} {
+	for _, mode := range []record.Mode{record.ModePipe, record.ModePTY} {
 		_, err := m.Start(StartOptions{Argv: []string{"true"}, Mode: mode})
 		if !errors.Is(err, ErrTooManyFiles) || errors.Is(err, ErrCommandNotFound) {
 			t.Fatalf("%s: Start with no descriptor left: %v, want ErrTooManyFiles", mode, err)
 		}
-		want := regexp.MustCompile(`^too many open files \(agentty has 64 open, limit 64\): start /\S+/true: .*too many open files; end sessions you no longer need \(terminate_process, delete_session\) and retry, or restart agentty with a higher open-files limit \(ulimit -n\)$`)
+		// What to do next is the MCP layer's wording (TestAgentError_Wording).
+		want := regexp.MustCompile(`^too many open files \(agentty has 64 open, limit 64\): start /\S+/true: .*too many open files$`)
 		if !want.MatchString(err.Error()) {
 			t.Fatalf("%s: message %q", mode, err)
+		}
+		var fe *TooManyFilesError
+		if !errors.As(err, &fe) || fe.Open != "64" || fe.Limit != "64" || !errors.Is(fe.Err, syscall.EMFILE) {
+			t.Fatalf("%s: %#v, want a TooManyFilesError with 64 open of 64 and EMFILE", mode, fe)
 		}
 	}
 	// Freed descriptors make the same start work.
 	for _, f := range held[len(held)-16:] {
 		f.Close()
 	}
-	s, err := m.Start(StartOptions{Argv: []string{"true"}, Mode: ModePipe})
+	s, err := m.Start(StartOptions{Argv: []string{"true"}, Mode: record.ModePipe})
 	if err != nil {
 		t.Fatalf("Start after freeing descriptors: %v", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/agentty/agentty/internal/record"
 )
 
 // Foreground reports who reads the session's input now: for a PTY the
@@ -19,7 +21,7 @@ func (s *Session) Foreground() (Foreground, error) {
 	}
 	root := s.PID()
 	f := Foreground{PGID: root, PID: root}
-	if s.Mode == ModePTY {
+	if s.Mode == record.ModePTY {
 		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", root))
 		if err != nil {
 			return Foreground{}, fmt.Errorf("foreground of %s: %w", s.ID, err)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // Hooks for layers built on top of a session (the shell integration): they
@@ -40,7 +41,7 @@ func (s *Session) OutputChanged() <-chan struct{} { return s.log.Changed() }
 // as waits) and every byte the program wrote is already in the log, so a
 // caller that scanned the log afterwards has seen everything written before
 // the program blocked.
-func (s *Session) AwaitingInput() (state, detail string, ok bool) {
+func (s *Session) AwaitingInput() (state record.State, detail string, ok bool) {
 	if isDone(s.done) {
 		return "", "", false
 	}
@@ -48,7 +49,7 @@ func (s *Session) AwaitingInput() (state, detail string, ok bool) {
 	if !ok || !s.proc.Quiet() {
 		return "", "", false
 	}
-	return string(p.State), p.Detail, true
+	return stateOf(p.State), p.Detail, true
 }
 
 // AdvanceReader moves a reader's cursor forward to off (never backward), for

@@ -1,49 +1,18 @@
 package session
 
-import "time"
+import (
+	"time"
 
-// Info is a snapshot of a session for list_sessions and get_session_info.
-type Info struct {
-	ID          string       `json:"session_id"`
-	Name        string       `json:"name,omitempty"`
-	Command     string       `json:"command"`
-	Argv        []string     `json:"argv"`
-	Mode        Mode         `json:"mode"`
-	Cwd         string       `json:"cwd"`
-	EnvKeys     []string     `json:"env_keys,omitempty"`
-	PID         int          `json:"pid"`
-	State       string       `json:"state"`
-	StateDetail string       `json:"state_detail,omitempty"`
-	ExitCode    *int         `json:"exit_code,omitempty"`
-	Signal      string       `json:"signal,omitempty"`
-	EndedBy     string       `json:"ended_by,omitempty"` // idle_timeout or max_runtime when agentty ended it
-	StartedAt   time.Time    `json:"started_at"`
-	ExitedAt    *time.Time   `json:"exited_at,omitempty"`
-	UptimeMs    int64        `json:"uptime_ms"`
-	IdleMs      int64        `json:"idle_ms"`
-	Bytes       int64        `json:"bytes"`
-	Lines       int64        `json:"lines"`
-	Retained    int64        `json:"retained_bytes"`
-	Evicted     int64        `json:"evicted_bytes"`
-	TUI         bool         `json:"tui,omitempty"` // full-screen program (alternate screen): read_screen shows it
-	Rows        int          `json:"rows,omitempty"`
-	Cols        int          `json:"cols,omitempty"`
-	Readers     []ReaderInfo `json:"readers"`
-	Host        string       `json:"host,omitempty"`
-
-	// LostAt and LostReason are set with state "lost": a session recorded
-	// as running whose process or connection is gone (LostAt is when
-	// agentty last saw it).
-	LostAt     *time.Time `json:"lost_at,omitempty"`
-	LostReason string     `json:"lost_reason,omitempty"`
-}
+	"github.com/agentty/agentty/internal/inputwait"
+	"github.com/agentty/agentty/internal/record"
+)
 
 // Info describes the session now. Uptime of an exited session is how long
 // it ran, not how long ago it started.
-func (s *Session) Info() Info {
+func (s *Session) Info() record.Info {
 	state, p := s.State()
 	st := s.log.Stats()
-	in := Info{
+	in := record.Info{
 		ID: s.ID, Name: s.Name, Command: s.Command, Argv: s.Argv, Mode: s.Mode, Cwd: s.Cwd,
 		EnvKeys: s.EnvKeys, PID: s.PID(), State: state, StateDetail: p.Detail, StartedAt: s.Started,
 		Bytes: st.End, Lines: st.Lines, Retained: st.Retained, Evicted: st.Start,
@@ -69,4 +38,16 @@ func (s *Session) Info() Info {
 	s.mu.Unlock()
 	in.UptimeMs = end.Sub(s.Started).Milliseconds()
 	return in
+}
+
+// stateOf is the session state for what the kernel says the program does
+// with its input.
+func stateOf(s inputwait.State) record.State {
+	switch s {
+	case inputwait.AwaitingInput:
+		return record.StateAwaitingInput
+	case inputwait.AwaitingPassword:
+		return record.StateAwaitingPassword
+	}
+	return record.StateRunning
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentty/agentty/internal/record"
 )
 
 // TestLimits_EndSessions: an idle session is terminated after the idle
@@ -14,11 +16,11 @@ func TestLimits_EndSessions(t *testing.T) {
 	var exits = make(chan string, 4)
 	m := NewManager(Config{IdleTimeout: 3 * time.Second, OnExit: func(s *Session) { exits <- s.ID + ":" + s.EndedBy() }})
 	defer m.Close()
-	idle, err := m.Start(StartOptions{Argv: []string{"cat"}, Mode: ModePipe})
+	idle, err := m.Start(StartOptions{Argv: []string{"cat"}, Mode: record.ModePipe})
 	if err != nil {
 		t.Fatal(err)
 	}
-	busy, err := m.Start(StartOptions{Argv: []string{"cat"}, Mode: ModePipe})
+	busy, err := m.Start(StartOptions{Argv: []string{"cat"}, Mode: record.ModePipe})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +75,7 @@ loop:
 func TestLimits_MaxInputBytes(t *testing.T) {
 	m := NewManager(Config{MaxInputBytes: 10})
 	defer m.Close()
-	s, err := m.Start(StartOptions{Argv: []string{"cat"}, Mode: ModePipe})
+	s, err := m.Start(StartOptions{Argv: []string{"cat"}, Mode: record.ModePipe})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // Config holds the limits of a Manager; zero fields take defaults.
@@ -43,12 +43,16 @@ type Config struct {
 	// Remote starts programs on other hosts (StartOptions.Host); nil turns
 	// remote hosts off.
 	Remote StartRemote
+	// Local starts programs on this machine; nil means a PTY
+	// (backend.StartPTY) or pipes (backend.StartPipe) by mode. Tests plug
+	// in a scripted backend here (backend/backendtest).
+	Local StartLocal
 	// NoScreen leaves PTY sessions without a terminal emulator (no
 	// read_screen, no tui state, no answers to terminal queries), saving
 	// its memory (about 1.2 MiB per PTY session) and CPU.
 	NoScreen bool
 	// Recorder observes inputs, resizes, signals and exits (nil: none).
-	Recorder Recorder
+	Recorder record.Recorder
 	// NextID allocates a session id; nil means "s<n>" from a counter of
 	// this Manager, an error "s<n>-<instance>". A durable store allocates ids that stay
 	// unique across restarts and concurrent servers sharing it.
@@ -111,6 +115,9 @@ func NewManager(cfg Config) *Manager {
 	if cfg.Recorder == nil {
 		cfg.Recorder = nopRecorder{}
 	}
+	if cfg.Local == nil {
+		cfg.Local = startLocal
+	}
 	if cfg.NewLog == nil {
 		cfg.NewLog = func(_ string, limit int64) outlog.Log { return outlog.NewMemory(limit) }
 	}
@@ -153,7 +160,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	}
 	if len(m.sessions) >= m.cfg.MaxSessions {
 		m.mu.Unlock()
-		return nil, fmt.Errorf("%w: %d sessions exist (limit %d); delete_session exited ones or terminate_process idle ones", ErrTooManySessions, m.cfg.MaxSessions, m.cfg.MaxSessions)
+		return nil, &TooManySessionsError{Count: m.cfg.MaxSessions, Limit: m.cfg.MaxSessions}
 	}
 	m.seq++
 	id := "s" + strconv.Itoa(m.seq)
@@ -177,15 +184,13 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := m.newSession(o, id, marker, spec.Argv)
-	start := backend.StartPTY
-	if o.Mode == ModePipe {
-		start = backend.StartPipe
-	}
+	s := m.newSession(o, id, spec.Argv)
 	m.spawnMu.Lock()
-	s.proc, err = start(spec, m.spawner.Do, s.log.Append)
+	s.proc, err = m.cfg.Local(o.Mode, spec, m.spawner.Do, s.log.Append)
 	if err == nil {
-		m.roots[s.proc.PID()] = true
+		pid := s.proc.PID()
+		m.roots[pid] = true
+		s.disown = func() { m.reaped(pid) }
 	}
 	m.spawnMu.Unlock()
 	if err != nil {
@@ -195,11 +200,11 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 }
 
 // newSession makes the record of a session about to start.
-func (m *Manager) newSession(o StartOptions, id, marker string, argv []string) *Session {
+func (m *Manager) newSession(o StartOptions, id string, argv []string) *Session {
 	s := &Session{
 		ID: id, Name: o.Name, Argv: argv, Mode: o.Mode, Cwd: o.Cwd,
 		EnvKeys: slices.Sorted(maps.Keys(o.Env)), Started: time.Now(),
-		log: m.cfg.NewLog(id, m.cfg.OutputLimit), marker: marker, mgr: m,
+		log: m.cfg.NewLog(id, m.cfg.OutputLimit), mgr: m, disown: func() {},
 		done: make(chan struct{}), readers: map[int]*reader{DefaultReader: {id: DefaultReader}},
 	}
 	s.Command = o.Command
@@ -220,11 +225,7 @@ func (m *Manager) adopt(s *Session) (*Session, error) {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
-		if r := s.remote(); r != nil {
-			_ = r.Terminate(context.Background(), 0)
-		} else {
-			_, _ = proctree.Terminate(context.Background(), s.PID(), s.marker, 0)
-		}
+		_ = s.proc.Terminate(context.Background(), 0)
 		s.proc.Close()
 		if s.scr != nil {
 			s.scr.scr.Close()
@@ -239,7 +240,7 @@ func (m *Manager) adopt(s *Session) (*Session, error) {
 	m.mu.Unlock()
 	// Recorded before the exit goroutine runs, so the start always
 	// precedes the exit in the transcript.
-	m.cfg.Recorder.Started(StartRecord{ID: s.ID, Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Cwd,
+	m.cfg.Recorder.Started(record.Start{ID: s.ID, Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Cwd,
 		EnvKeys: s.EnvKeys, Mode: s.Mode, Host: s.Host(), PID: s.PID(), Rows: rows, Cols: cols, Started: s.Started})
 	go func() {
 		defer m.wg.Done()
@@ -265,7 +266,7 @@ func (m *Manager) startRemote(o StartOptions, id, marker string) (*Session, erro
 	if err != nil {
 		return nil, err
 	}
-	s := m.newSession(o, id, marker, spec.Argv)
+	s := m.newSession(o, id, spec.Argv)
 	if s.proc, err = m.cfg.Remote(spec, s.log.Append); err != nil {
 		return nil, err
 	}
@@ -333,7 +334,7 @@ func (m *Manager) get(id string) (*Session, error) {
 	case 1:
 		return found, nil
 	case 0:
-		return nil, fmt.Errorf("%w: %s; call list_sessions to see the ids (exited sessions are removed after %v or by delete_session)", ErrSessionNotFound, excerpt.Q(id), m.cfg.ExitedTTL)
+		return nil, &NotFoundError{ID: id, ExitedTTL: m.cfg.ExitedTTL}
 	}
 	slices.Sort(named)
 	return nil, fmt.Errorf("%w: name %s is shared by sessions %s; use the session id", ErrBadArgs, excerpt.Q(id), strings.Join(named, ", "))
@@ -357,7 +358,7 @@ func (m *Manager) Delete(id string) error {
 		return err
 	}
 	if !isDone(s.done) {
-		return fmt.Errorf("%w: session %s is running; call terminate_process first", ErrRunning, s.ID)
+		return &RunningError{ID: s.ID}
 	}
 	m.mu.Lock()
 	delete(m.sessions, s.ID)
@@ -368,11 +369,7 @@ func (m *Manager) Delete(id string) error {
 	}
 	s.mu.Unlock()
 	// Stray descendants may still hold the terminal; end them with the record.
-	if r := s.remote(); r != nil {
-		_ = r.Terminate(context.Background(), 0)
-	} else {
-		_, _ = proctree.Terminate(context.Background(), s.PID(), s.marker, 0)
-	}
+	_ = s.proc.Terminate(context.Background(), 0)
 	s.log.CloseWrite()
 	s.release()
 	m.log.Info("session deleted", "session", s.ID)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/record"
 )
 
 func read(t *testing.T, s *Session, c Cursor, w WaitOptions) Result {
@@ -22,7 +24,7 @@ func read(t *testing.T, s *Session, c Cursor, w WaitOptions) Result {
 func TestManager_LimitsAndTTL(t *testing.T) {
 	m := NewManager(Config{MaxSessions: 2, ExitedTTL: 50 * time.Millisecond})
 	defer m.Close()
-	a, err := m.Start(StartOptions{Command: "exit 0", Mode: ModePipe, Name: "a"})
+	a, err := m.Start(StartOptions{Command: "exit 0", Mode: record.ModePipe, Name: "a"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func TestManager_LimitsAndTTL(t *testing.T) {
 func TestManager_CloseKillsEverything(t *testing.T) {
 	m := NewManager(Config{KillGrace: 100 * time.Millisecond})
 	var pids []int
-	for _, mode := range []Mode{ModePTY, ModePipe} {
+	for _, mode := range []record.Mode{record.ModePTY, record.ModePipe} {
 		s, err := m.Start(StartOptions{Command: "trap '' TERM; sleep 1000 & wait", Mode: mode})
 		if err != nil {
 			t.Fatal(err)
@@ -76,7 +78,7 @@ func TestSession_ReadersAndPipeSignals(t *testing.T) {
 	m := NewManager(Config{})
 	defer m.Close()
 	prog := "import sys\ntry:\n    sys.stdin.readline()\nexcept KeyboardInterrupt:\n    print('interrupted', flush=True)\n    sys.exit(7)"
-	s, err := m.Start(StartOptions{Argv: []string{"python3", "-c", prog}, Mode: ModePipe})
+	s, err := m.Start(StartOptions{Argv: []string{"python3", "-c", prog}, Mode: record.ModePipe})
 	if err != nil {
 		t.Fatal(err)
 	}

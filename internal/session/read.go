@@ -55,12 +55,12 @@ func (o *ReadOptions) normalize() {
 }
 
 // Omitted describes output left out of the middle of a result. From and To
-// are cursors: read_output with cursor=From and overflow=page returns it.
+// are cursors: a read from From with OverflowPage returns it.
 type Omitted struct {
-	From  int64 `json:"from_cursor"`
-	To    int64 `json:"to_cursor"`
-	Bytes int64 `json:"bytes"`
-	Lines int64 `json:"lines"`
+	From  int64
+	To    int64
+	Bytes int64
+	Lines int64
 }
 
 // Output is text read from a session's log.

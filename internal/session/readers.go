@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/agentty/agentty/internal/record"
 )
 
 // reader is one independent cursor into a session's output. Several agents
@@ -13,13 +15,6 @@ type reader struct {
 	mu   sync.Mutex // serializes reads through this cursor
 	off  int64      // guarded by mu
 	line int64      // guarded by mu; newlines before off
-}
-
-// ReaderInfo describes a cursor for get_session_info.
-type ReaderInfo struct {
-	ID      int   `json:"reader_id"`
-	Cursor  int64 `json:"cursor"`
-	Pending int64 `json:"pending_bytes"`
 }
 
 // DefaultReader is the cursor every session starts with.
@@ -49,7 +44,7 @@ func (s *Session) UnregisterReader(id int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.readers[id]; !ok {
-		return fmt.Errorf("%w: reader %d on session %s; call register_reader first", ErrReaderNotFound, id, s.ID)
+		return &ReaderNotFoundError{ID: s.ID, Reader: id}
 	}
 	delete(s.readers, id)
 	return nil
@@ -60,7 +55,7 @@ func (s *Session) reader(id int) (*reader, error) {
 	defer s.mu.Unlock()
 	r, ok := s.readers[id]
 	if !ok {
-		return nil, fmt.Errorf("%w: reader %d on session %s; readers are %v", ErrReaderNotFound, id, s.ID, s.readerIDs())
+		return nil, &ReaderNotFoundError{ID: s.ID, Reader: id, Readers: s.readerIDs()}
 	}
 	return r, nil
 }
@@ -75,7 +70,7 @@ func (s *Session) readerIDs() []int {
 }
 
 // Readers describes every cursor.
-func (s *Session) Readers() []ReaderInfo {
+func (s *Session) Readers() []record.ReaderInfo {
 	end := s.log.Stats().End
 	s.mu.Lock()
 	rs := make([]*reader, 0, len(s.readers))
@@ -83,10 +78,10 @@ func (s *Session) Readers() []ReaderInfo {
 		rs = append(rs, s.readers[id])
 	}
 	s.mu.Unlock()
-	out := make([]ReaderInfo, 0, len(rs))
+	out := make([]record.ReaderInfo, 0, len(rs))
 	for _, r := range rs {
 		r.mu.Lock()
-		out = append(out, ReaderInfo{ID: r.id, Cursor: r.off, Pending: end - r.off})
+		out = append(out, record.ReaderInfo{ID: r.id, Cursor: r.off, Pending: end - r.off})
 		r.mu.Unlock()
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // markerPrefix precedes the marker value in a child's environment.
@@ -16,9 +17,25 @@ var markerPrefix = proctree.EnvKey + "="
 // (sshbackend.Pool.Start) provides it. nil means remote hosts are off.
 type StartRemote func(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error)
 
-// StateLost is the state of a session whose fate cannot be known: its
-// connection to the remote host dropped.
-const StateLost = "lost"
+// StartLocal starts a program on this machine in mode: start runs the fork
+// on the manager's spawner thread (see proctree.Spawner).
+type StartLocal func(mode record.Mode, spec backend.Spec, start func(func()), sink backend.Sink) (backend.Process, error)
+
+// startLocal is StartLocal over a real PTY or real pipes.
+func startLocal(mode record.Mode, spec backend.Spec, start func(func()), sink backend.Sink) (backend.Process, error) {
+	if mode == record.ModePipe {
+		return backend.StartPipe(spec, start, sink)
+	}
+	return backend.StartPTY(spec, start, sink)
+}
+
+// onHost names the host in a message: " on user@host:port", "" for local.
+func onHost(host string) string {
+	if host == "" {
+		return ""
+	}
+	return " on " + host
+}
 
 // remoteSpec checks options for a remote start. Paths and commands are the
 // remote's: nothing is looked up locally.
@@ -33,7 +50,7 @@ func remoteSpec(o *StartOptions, marker, id string) (backend.RemoteSpec, error) 
 		}
 	}
 	spec = backend.RemoteSpec{Host: o.Host, SessionID: id, Marker: strings.TrimPrefix(marker, markerPrefix), Dir: o.Cwd,
-		Env: o.Env, PTY: o.Mode == ModePTY, Rows: o.Rows, Cols: o.Cols, MergeStderr: o.MergeStderr,
+		Env: o.Env, PTY: o.Mode == record.ModePTY, Rows: o.Rows, Cols: o.Cols, MergeStderr: o.MergeStderr,
 		AcceptNewHostKey: o.AcceptNewHostKey}
 	if o.Command != "" {
 		spec.Argv = []string{"/bin/sh", "-c", o.Command}
@@ -43,16 +60,5 @@ func remoteSpec(o *StartOptions, marker, id string) (backend.RemoteSpec, error) 
 	return spec, nil
 }
 
-// remote returns the session's remote process, or nil for a local one.
-func (s *Session) remote() backend.Remote {
-	r, _ := s.proc.(backend.Remote)
-	return r
-}
-
 // Host is the remote connection (user@host:port), "" for local sessions.
-func (s *Session) Host() string {
-	if r := s.remote(); r != nil {
-		return r.Host()
-	}
-	return ""
-}
+func (s *Session) Host() string { return s.proc.Host() }

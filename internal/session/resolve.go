@@ -12,15 +12,7 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/procenv"
-)
-
-// Mode selects how a program's bytes travel.
-type Mode string
-
-// Modes.
-const (
-	ModePTY  Mode = "pty"
-	ModePipe Mode = "pipe"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // StartOptions describes a program to start. Exactly one of Command (run by
@@ -28,7 +20,7 @@ const (
 type StartOptions struct {
 	Command string
 	Argv    []string
-	Mode    Mode // "" means PTY
+	Mode    record.Mode // "" means PTY
 	// MergeStderr (pipe mode) sends stderr into the stdout pipe: exact
 	// relative order, no separation.
 	MergeStderr bool
@@ -69,8 +61,8 @@ func checkOptions(o *StartOptions) error {
 	}
 	switch o.Mode {
 	case "":
-		o.Mode = ModePTY
-	case ModePTY, ModePipe:
+		o.Mode = record.ModePTY
+	case record.ModePTY, record.ModePipe:
 	default:
 		return fmt.Errorf("%w: mode must be \"pty\" or \"pipe\", not %s", ErrBadArgs, excerpt.Q(string(o.Mode)))
 	}
@@ -83,7 +75,7 @@ func checkOptions(o *StartOptions) error {
 	if o.Rows < 1 || o.Rows > 1000 || o.Cols < 1 || o.Cols > 1000 {
 		return fmt.Errorf("%w: rows and cols must be between 1 and 1000 (got %dx%d)", ErrBadArgs, o.Rows, o.Cols)
 	}
-	if o.MergeStderr && o.Mode != ModePipe {
+	if o.MergeStderr && o.Mode != record.ModePipe {
 		return fmt.Errorf("%w: merge_stderr applies to mode=pipe (a PTY already merges them)", ErrBadArgs)
 	}
 	return nil
@@ -102,7 +94,7 @@ func resolve(o *StartOptions, marker string) (backend.Spec, error) {
 	}
 	o.Cwd = dir
 	spec.Dir, spec.Rows, spec.Cols, spec.MergeStderr = dir, o.Rows, o.Cols, o.MergeStderr
-	spec.Env = childEnv(o, marker)
+	spec.Env, spec.Marker = childEnv(o, marker), marker
 	path := procenv.Get(spec.Env, "PATH")
 	if o.Command != "" {
 		spec.Path, spec.Argv = "/bin/sh", []string{"/bin/sh", "-c", o.Command}
@@ -173,7 +165,7 @@ func lookPath(name, dir, path string) (string, error) {
 func childEnv(o *StartOptions, marker string) []string {
 	env := procenv.Current()
 	env["PAGER"], env["GIT_PAGER"] = "cat", "cat"
-	if o.Mode == ModePTY {
+	if o.Mode == record.ModePTY {
 		env["TERM"] = "xterm-256color"
 	} else {
 		env["TERM"] = "dumb"

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentty/agentty/internal/record"
 )
 
 func TestResolve_Errors(t *testing.T) {
@@ -51,7 +53,7 @@ func TestResolve_Spec(t *testing.T) {
 			t.Errorf("%q: %v", cmd, err)
 		}
 	}
-	o := StartOptions{Argv: []string{"sh", "-c", "true"}, Mode: ModePipe, Env: map[string]string{"PAGER": "less", "X": "1"}}
+	o := StartOptions{Argv: []string{"sh", "-c", "true"}, Mode: record.ModePipe, Env: map[string]string{"PAGER": "less", "X": "1"}}
 	sp, err := resolve(&o, "AGENTTY_SESSION=abc/s9")
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +68,7 @@ func TestResolve_Spec(t *testing.T) {
 	}
 	o = StartOptions{Command: "true"}
 	sp, _ = resolve(&o, "AGENTTY_SESSION=abc/s9")
-	if !slices.Contains(sp.Env, "TERM=xterm-256color") || o.Rows != DefaultRows || o.Cols != DefaultCols || o.Mode != ModePTY {
+	if !slices.Contains(sp.Env, "TERM=xterm-256color") || o.Rows != DefaultRows || o.Cols != DefaultCols || o.Mode != record.ModePTY {
 		t.Fatalf("pty defaults: rows=%d cols=%d mode=%s", o.Rows, o.Cols, o.Mode)
 	}
 	if slices.ContainsFunc(sp.Env, func(kv string) bool {

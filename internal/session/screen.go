@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/screen"
 )
 
@@ -77,7 +78,7 @@ type queuedResize struct {
 // newScreenFeed makes the screen of a PTY session (nil for pipes or when
 // the configuration turns screens off).
 func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
-	if s.Mode != ModePTY || s.mgr.cfg.NoScreen {
+	if s.Mode != record.ModePTY || s.mgr.cfg.NoScreen {
 		return nil
 	}
 	scr, err := screen.New(screen.Options{Rows: rows, Cols: cols, Reply: func(p []byte) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/screen"
 )
 
@@ -37,8 +38,8 @@ type ScreenResult struct {
 
 // Screen waits as o asks and returns the screen.
 func (s *Session) Screen(ctx context.Context, o ScreenOptions) (ScreenResult, error) {
-	if s.Mode != ModePTY {
-		return ScreenResult{}, fmt.Errorf("%w: session %s runs with pipes, which have no terminal; read_output shows its output (start with mode=pty for a screen)", ErrNotPTY, s.ID)
+	if s.Mode != record.ModePTY {
+		return ScreenResult{}, &NotPTYError{ID: s.ID, Op: OpScreen}
 	}
 	if s.scr == nil {
 		return ScreenResult{}, fmt.Errorf("%w: screens are turned off on this server", ErrNoScreen)
@@ -162,7 +163,7 @@ func (s *Session) waitScreen(ctx context.Context, o ScreenOptions, start time.Ti
 			return res
 		}
 		if exited {
-			res.Wait = WaitResult{Reason: ReasonExited, State: "exited"}
+			res.Wait = WaitResult{Reason: ReasonExited, State: record.StateExited}
 			return res
 		}
 		next := deadline
@@ -171,7 +172,7 @@ func (s *Session) waitScreen(ctx context.Context, o ScreenOptions, start time.Ti
 				if p, ok := s.awaiting(now); ok && s.proc.Quiet() && !s.answersPending() {
 					// Quiet may have appended the last bytes: render them.
 					res.Snapshot, res.Pending = s.snapshot(ctx, o)
-					res.Wait = WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
+					res.Wait = WaitResult{Reason: ReasonAwaiting, State: stateOf(p.State), Detail: p.Detail}
 					if m, ok := matched(res.Snapshot); ok {
 						res.Wait = WaitResult{Reason: ReasonMatched, Match: m}
 					}

@@ -8,12 +8,10 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/keys"
-	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // MaxInputBytes is the default cap on the input of one call
@@ -71,7 +69,7 @@ func (s *Session) plan(in Input) ([]op, int, error) {
 		if app {
 			b = keys.Application(b)
 		}
-		if s.Mode == ModePipe {
+		if s.Mode == record.ModePipe {
 			if o, ok := pipeKeys[b]; ok {
 				flush()
 				ops = append(ops, o)
@@ -81,17 +79,17 @@ func (s *Session) plan(in Input) ([]op, int, error) {
 		buf.WriteString(b)
 	}
 	if in.Enter {
-		if s.Mode == ModePipe {
+		if s.Mode == record.ModePipe {
 			buf.WriteByte('\n')
 		} else {
 			buf.WriteByte('\r')
 		}
 	}
-	if in.EOF && s.Mode == ModePTY {
+	if in.EOF && s.Mode == record.ModePTY {
 		buf.WriteByte(0x04) // VEOF: at the start of a line it ends the program's input
 	}
 	flush()
-	if in.EOF && s.Mode == ModePipe {
+	if in.EOF && s.Mode == record.ModePipe {
 		ops = append(ops, op{close: true})
 	}
 	if limit := s.mgr.cfg.MaxInputBytes; total > limit {
@@ -121,9 +119,9 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	// Echo off with canonical input means a password prompt: the transcript
 	// must not keep what is typed into it.
 	secret := false
-	// Remote pipes get the gate too: unread input on the remote cannot be
-	// measured the way a local stdin pipe's can.
-	if s.Mode == ModePTY || s.remote() != nil {
+	// Only a local stdin pipe's unread input can be measured; every other
+	// process gets the gate (InputWaits.Gated).
+	if s.proc.InputWaits().Gated {
 		if p, err := s.proc.Inspect(); err == nil {
 			s.mu.Lock()
 			s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
@@ -138,15 +136,10 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 		switch {
 		// Each step is recorded before it happens, so the transcript
 		// lists the input before the output it causes.
-		case o.sig != 0 && s.remote() != nil:
-			rec.Signaled(s.ID, signalName(o.sig))
-			if err := s.remote().Signal(o.sig); err != nil {
-				return written, err
-			}
 		case o.sig != 0:
 			rec.Signaled(s.ID, signalName(o.sig))
-			if err := unix.Kill(-s.PID(), o.sig); err != nil && !errors.Is(err, unix.ESRCH) {
-				return written, fmt.Errorf("signal %v to process group %d: %w", o.sig, s.PID(), err)
+			if err := s.proc.Signal(o.sig); err != nil {
+				return written, err
 			}
 		case o.close:
 			rec.Signaled(s.ID, "stdin closed")
@@ -172,32 +165,27 @@ func (s *Session) writeErr(err error, written, want int) error {
 		return fmt.Errorf("%w: wrote %d of %d bytes before the deadline; the program is busy or not reading stdin (read its output, or send keys ctrl+c)", ErrInputStalled, written, want)
 	case errors.Is(err, backend.ErrStdinClosed):
 		return fmt.Errorf("%w: stdin of session %s was closed with stdin_eof; no more input can be sent", ErrBadArgs, s.ID)
-	case errors.Is(err, syscall.EPIPE) && s.Mode == ModePipe && s.remote() == nil && !s.exitedNow():
-		return fmt.Errorf("%w: session %s is still running but no process reads its stdin any more (the program closed it), so input cannot be delivered; "+
-			"read its output with read_output, end it with terminate_process, or start it again to send input", ErrStdinClosed, s.ID)
+	case errors.Is(err, backend.ErrNoReader) && !isDone(s.done):
+		return &StdinClosedError{ID: s.ID}
 	case isDone(s.done) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.EIO):
+		if s.Mode == record.ModePipe && errors.Is(err, syscall.EPIPE) {
+			s.collectExit()
+		}
 		return s.exitedErr()
 	}
 	return fmt.Errorf("write input: %w", err)
 }
 
-// exitedNow reports whether the root process has exited, waiting briefly
-// for its status once it is seen exited (a write can fail on the closed pipe
-// before the exit is collected).
-func (s *Session) exitedNow() bool {
-	if isDone(s.done) {
-		return true
-	}
-	if proctree.Running(s.PID()) {
-		return false
-	}
+// collectExit waits briefly for the exit status of a program whose stdin
+// pipe broke with nobody reading it (a write can fail on the closed pipe
+// before the exit is collected), so the error can say how it ended.
+func (s *Session) collectExit() {
 	t := time.NewTimer(exitCollect)
 	defer t.Stop()
 	select {
 	case <-s.done:
 	case <-t.C:
 	}
-	return true
 }
 
 // exitCollect bounds how long a failed write waits for the exit status of a
@@ -205,17 +193,5 @@ func (s *Session) exitedNow() bool {
 const exitCollect = 2 * time.Second
 
 func (s *Session) exitedErr() error {
-	st := s.Status()
-	how := "exited"
-	if st != nil {
-		if st.Lost != "" {
-			return fmt.Errorf("%w: session %s is lost (%s); its output is still readable with read_output, start it again to continue", ErrExited, s.ID, st.Lost)
-		}
-		if st.Signal != "" {
-			how = "was killed by " + st.Signal
-		} else {
-			how = fmt.Sprintf("exited with code %d", st.Code)
-		}
-	}
-	return fmt.Errorf("%w: session %s %s; its output is still readable with read_output", ErrExited, s.ID, how)
+	return &ExitedError{ID: s.ID, Status: s.Status()}
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
-	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // drainGrace bounds how long exit waits for end of file after Wait, which
@@ -27,48 +27,41 @@ import (
 // output keeps flowing into the log regardless.
 const drainGrace = 250 * time.Millisecond
 
-// ExitStatus is how a process ended.
-type ExitStatus struct {
-	Code   int    // exit code; -1 when killed by a signal
-	Signal string // signal name ("SIGKILL") when killed by a signal
-	// Lost says why the ending is unknown (the remote connection dropped);
-	// Code and Signal mean nothing then.
-	Lost string
-}
-
 // Session is one started program and its output.
 type Session struct {
 	ID      string
 	Name    string
 	Command string   // shell command line, or argv joined for display
 	Argv    []string // what was executed
-	Mode    Mode
+	Mode    record.Mode
 	Cwd     string
 	EnvKeys []string // keys the caller set (values are not kept)
 	Started time.Time
 
-	proc   backend.Process
-	log    outlog.Log
-	marker string // AGENTTY_SESSION=<instance>/<id>
-	mgr    *Manager
+	proc backend.Process
+	log  outlog.Log
+	mgr  *Manager
+	// disown tells the orphan reaper the root's exit status was collected;
+	// a no-op for a root it never saw (a remote one). Set before adopt.
+	disown func()
 	scr    *screenFeed // PTY sessions: the rendered screen (see screen.go); nil otherwise
 
 	done chan struct{} // closed once the exit status is known
 
 	mu         sync.Mutex
-	status     *ExitStatus     // guarded by mu; set once before done closes
-	exitedAt   time.Time       // guarded by mu
-	drained    bool            // guarded by mu; output reached EOF after exit
-	closed     bool            // guarded by mu; process resources released
-	readers    map[int]*reader // guarded by mu
-	nextReader int             // guarded by mu
-	lastUse    time.Time       // guarded by mu; last read or input
-	gate       inputGate       // guarded by mu; see send.go
-	lastInput  InputMark       // guarded by mu; see echo.go
-	echoes     []echo          // guarded by mu; expected echoes of typed lines, oldest first
-	expire     *time.Timer     // guarded by mu; TTL removal after exit
-	limitTimer *time.Timer     // guarded by mu; idle timeout / max runtime check, nil when off
-	endedBy    string          // guarded by mu; the limit that made agentty end the session
+	status     *record.ExitStatus // guarded by mu; set once before done closes
+	exitedAt   time.Time          // guarded by mu
+	drained    bool               // guarded by mu; output reached EOF after exit
+	closed     bool               // guarded by mu; process resources released
+	readers    map[int]*reader    // guarded by mu
+	nextReader int                // guarded by mu
+	lastUse    time.Time          // guarded by mu; last read or input
+	gate       inputGate          // guarded by mu; see send.go
+	lastInput  InputMark          // guarded by mu; see echo.go
+	echoes     []echo             // guarded by mu; expected echoes of typed lines, oldest first
+	expire     *time.Timer        // guarded by mu; TTL removal after exit
+	limitTimer *time.Timer        // guarded by mu; idle timeout / max runtime check, nil when off
+	endedBy    string             // guarded by mu; the limit that made agentty end the session
 
 	// canonPending is how many bytes agentty typed on the line a
 	// canonical-mode terminal still assembles (see canon.go); guarded by mu.
@@ -82,7 +75,7 @@ func (s *Session) PID() int { return s.proc.PID() }
 func (s *Session) Done() <-chan struct{} { return s.done }
 
 // Status returns the exit status, or nil while running.
-func (s *Session) Status() *ExitStatus {
+func (s *Session) Status() *record.ExitStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.status
@@ -92,13 +85,11 @@ func (s *Session) Status() *ExitStatus {
 // process, collects the last output, and publishes the status.
 func (s *Session) exitLoop() {
 	ex, err := s.proc.Wait()
-	if s.remote() == nil {
-		s.mgr.reaped(s.PID())
-	}
+	s.disown()
 	if err != nil {
 		s.mgr.log.Warn("wait failed", "session", s.ID, "err", err)
 	}
-	st := ExitStatus{Code: ex.Code, Lost: ex.Lost}
+	st := record.ExitStatus{Code: ex.Code, Lost: ex.Lost}
 	if ex.Signal != 0 {
 		st.Signal = signalName(ex.Signal)
 	}
@@ -149,7 +140,7 @@ func (s *Session) release() {
 // descendant, SIGKILL after grace (at once when grace is 0). It returns once
 // the root has exited. Idempotent: on an exited session it sweeps stray
 // descendants and returns the recorded status.
-func (s *Session) Terminate(ctx context.Context, grace time.Duration) (ExitStatus, error) {
+func (s *Session) Terminate(ctx context.Context, grace time.Duration) (record.ExitStatus, error) {
 	if !isDone(s.done) {
 		sig := "SIGTERM"
 		if grace <= 0 {
@@ -157,17 +148,13 @@ func (s *Session) Terminate(ctx context.Context, grace time.Duration) (ExitStatu
 		}
 		s.mgr.cfg.Recorder.Signaled(s.ID, sig)
 	}
-	if r := s.remote(); r != nil {
-		if err := r.Terminate(ctx, grace); err != nil {
-			return ExitStatus{}, fmt.Errorf("terminate %s on %s: %w", s.ID, r.Host(), err)
-		}
-	} else if _, err := proctree.Terminate(ctx, s.PID(), s.marker, grace); err != nil {
-		return ExitStatus{}, fmt.Errorf("terminate %s: %w", s.ID, err)
+	if err := s.proc.Terminate(ctx, grace); err != nil {
+		return record.ExitStatus{}, fmt.Errorf("terminate %s%s: %w", s.ID, onHost(s.Host()), err)
 	}
 	select {
 	case <-s.done:
 	case <-ctx.Done():
-		return ExitStatus{}, ctx.Err()
+		return record.ExitStatus{}, ctx.Err()
 	}
 	// The tree is dead, so nobody can still hold the output open.
 	s.log.CloseWrite()
@@ -177,24 +164,24 @@ func (s *Session) Terminate(ctx context.Context, grace time.Duration) (ExitStatu
 
 // State reports running, awaiting_input, awaiting_password or exited, from
 // the kernel (see inputwait), with the same input gate waits use.
-func (s *Session) State() (string, inputwait.Probe) {
+func (s *Session) State() (record.State, inputwait.Probe) {
 	if isDone(s.done) {
 		return s.endState(), inputwait.Probe{}
 	}
 	p, ok := s.awaiting(time.Now())
 	if !ok {
-		return string(inputwait.Running), p
+		return record.StateRunning, p
 	}
-	return string(p.State), p
+	return stateOf(p.State), p
 }
 
-// endState is "lost" when the remote connection dropped before the program
-// ended, else "exited"; call it once done is closed.
-func (s *Session) endState() string {
+// endState is lost when the remote connection dropped before the program
+// ended, else exited; call it once done is closed.
+func (s *Session) endState() record.State {
 	if st := s.Status(); st != nil && st.Lost != "" {
-		return StateLost
+		return record.StateLost
 	}
-	return "exited"
+	return record.StateExited
 }
 
 func (s *Session) touch() {
@@ -205,8 +192,8 @@ func (s *Session) touch() {
 
 // Resize changes a PTY session's terminal size.
 func (s *Session) Resize(rows, cols int) error {
-	if s.Mode != ModePTY {
-		return fmt.Errorf("%w: session %s runs with pipes; resize_pty needs a session started with mode=pty", ErrNotPTY, s.ID)
+	if s.Mode != record.ModePTY {
+		return &NotPTYError{ID: s.ID, Op: OpResize}
 	}
 	if rows < 1 || rows > 1000 || cols < 1 || cols > 1000 {
 		return fmt.Errorf("%w: rows and cols must be between 1 and 1000 (got %dx%d)", ErrBadArgs, rows, cols)

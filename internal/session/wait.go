@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // Reason says why a wait returned.
@@ -75,8 +76,8 @@ type WaitOptions struct {
 type WaitResult struct {
 	Reason  Reason
 	Match   string
-	State   string // running, awaiting_input, awaiting_password, exited
-	Detail  string // how the state was decided
+	State   record.State // running, awaiting_input, awaiting_password, exited
+	Detail  string       // how the state was decided
 	Elapsed time.Duration
 }
 
@@ -112,10 +113,7 @@ func (s *Session) awaiting(now time.Time) (inputwait.Probe, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.gate.active {
-		grace := gateGrace
-		if r := s.remote(); r != nil {
-			grace = max(grace, r.InputGrace())
-		}
+		grace := max(gateGrace, s.proc.InputWaits().Grace)
 		if p.Fingerprint == s.gate.fp && now.Sub(s.gate.at) < grace {
 			return p, false
 		}
@@ -218,7 +216,7 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 							return WaitResult{Reason: ReasonMatched, Match: txt}
 						}
 					}
-					return WaitResult{Reason: ReasonAwaiting, State: string(p.State), Detail: p.Detail}
+					return WaitResult{Reason: ReasonAwaiting, State: stateOf(p.State), Detail: p.Detail}
 				}
 				probeAt = now.Add(probeDelay)
 				probeDelay = min(probeDelay*2, maxProbe)

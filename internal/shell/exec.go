@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -59,11 +60,11 @@ type Result struct {
 	Cwd          string // the shell's directory after the command (or now)
 	Duration     time.Duration
 	TimedOut     bool
-	Running      bool   // the command is still running
-	InputState   string // awaiting_input / awaiting_password when it waits for input
+	Running      bool         // the command is still running
+	InputState   record.State // awaiting_input / awaiting_password when it waits for input
 	InputDetail  string
 	ShellExited  bool
-	ShellExit    *session.ExitStatus
+	ShellExit    *record.ExitStatus
 	Command      string
 	ID           int
 }
@@ -79,8 +80,7 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 	sh.scanLocked()
 	if r := sh.run; r != nil && !r.done() {
 		sh.mu.Unlock()
-		return Result{}, fmt.Errorf("%w: %q (started %s ago) is still running in session %s; call await_command to wait for it, send_input to answer it, or send_input keys [\"ctrl+c\"] to interrupt it",
-			ErrBusy, clip(r.text, 200), time.Since(r.started).Round(time.Millisecond), sh.sess.ID)
+		return Result{}, &BusyError{ID: sh.sess.ID, Command: clip(r.text, 200), Running: time.Since(r.started).Round(time.Millisecond)}
 	}
 	if isDone(sh.sess.Done()) {
 		sh.mu.Unlock()
@@ -88,7 +88,7 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 	}
 	if !sh.ready {
 		sh.mu.Unlock()
-		return Result{}, fmt.Errorf("%w: the shell of session %s has not shown its first prompt yet (its rc files may ask something): read_output shows what it printed, send_input answers it", ErrNotReady, sh.sess.ID)
+		return Result{}, &NotReadyError{ID: sh.sess.ID}
 	}
 	sh.nextID++
 	r := &job{id: sh.nextID, text: command, started: time.Now(), outStart: -1, outEnd: -1}
@@ -136,7 +136,7 @@ func (sh *Shell) Await(ctx context.Context, o ExecOptions) (Result, error) {
 	r := sh.run
 	sh.mu.Unlock()
 	if r == nil {
-		return Result{}, fmt.Errorf("%w: no command was started in session %s; use exec_command", ErrNoCommand, sh.sess.ID)
+		return Result{}, &NoCommandError{ID: sh.sess.ID}
 	}
 	return sh.await(ctx, r, o)
 }

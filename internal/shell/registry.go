@@ -2,7 +2,6 @@ package shell
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"github.com/agentty/agentty/internal/excerpt"
@@ -46,7 +45,7 @@ func (g *Registry) Get(id string) (*Shell, error) {
 	sh, ok := g.shells[s.ID]
 	g.mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("%w: session %s runs %s, not a shell opened with open_shell; open one with open_shell (or use run_command for a one-shot program)", ErrNotShell, s.ID, excerpt.Q(s.Command))
+		return nil, &NotShellError{ID: s.ID, Command: excerpt.Q(s.Command)}
 	}
 	return sh, nil
 }

@@ -3,8 +3,6 @@ package shell
 import (
 	"time"
 
-	"fmt"
-
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -75,16 +73,7 @@ func (sh *Shell) apply(m mark) {
 }
 
 func (sh *Shell) exitedErr() error {
-	st := sh.sess.Status()
-	how := "exited"
-	if st != nil {
-		if st.Signal != "" {
-			how = "was killed by " + st.Signal
-		} else {
-			how = fmt.Sprintf("exited with code %d", st.Code)
-		}
-	}
-	return fmt.Errorf("%w: the shell of session %s %s; open a new one with open_shell (its output stays readable with read_output)", ErrShellExited, sh.sess.ID, how)
+	return &ShellExitedError{ID: sh.sess.ID, Status: sh.sess.Status()}
 }
 
 func isDone(c <-chan struct{}) bool {

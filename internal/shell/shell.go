@@ -21,9 +21,9 @@ var (
 	ErrBusy = errors.New("shell is busy")
 	// ErrShellExited: the shell process is gone.
 	ErrShellExited = errors.New("shell has exited")
-	// ErrNotShell: the session was not opened with open_shell.
+	// ErrNotShell: the session was not opened as a shell (Open).
 	ErrNotShell = errors.New("not a shell session")
-	// ErrNoCommand: nothing was started with exec_command.
+	// ErrNoCommand: nothing was started with Exec.
 	ErrNoCommand = errors.New("no command to wait for")
 	// ErrNotReady: the shell did not reach its first prompt in time.
 	ErrNotReady = errors.New("shell not ready")
@@ -169,7 +169,7 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 	case stopCancelled:
 		return sh, "", ctx.Err()
 	case stopTimeout:
-		return sh, "", fmt.Errorf("%w: %s started as session %s but printed no prompt within %v; its rc files may wait for input: read_output shows what it printed, or open a shell with no_rc=true", ErrNotReady, kind, s.ID, wait)
+		return sh, "", &NotReadyError{ID: s.ID, Opening: true, Kind: kind, Waited: wait}
 	}
 	sh.mu.Lock()
 	first := sh.firstPrompt

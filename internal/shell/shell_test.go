@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -89,9 +90,9 @@ func TestShell_NoFilesLeftAndPromptTermination(t *testing.T) {
 			// The hang-up ends it: bash dies of SIGHUP, zsh's handler
 			// exits with the signal's number. SIGTERM alone would leave
 			// it to the grace period's SIGKILL.
-			want := session.ExitStatus{Code: -1, Signal: "SIGHUP"}
+			want := record.ExitStatus{Code: -1, Signal: "SIGHUP"}
 			if kind == "zsh" {
-				want = session.ExitStatus{Code: 1}
+				want = record.ExitStatus{Code: 1}
 			}
 			if err != nil || st != want {
 				t.Fatalf("terminate: %+v %v, want %+v (the hang-up, not a SIGKILL)", st, err, want)

@@ -3,6 +3,8 @@ package shell
 import (
 	"context"
 	"time"
+
+	"github.com/agentty/agentty/internal/record"
 )
 
 // stop says why waitFor returned.
@@ -40,7 +42,7 @@ type waitOpts struct {
 // waitFor sleeps on the session's output, its exit, a probe timer, the
 // deadline and ctx, rescanning the marks on every wake-up, until cond (run
 // under mu after each scan) holds.
-func (sh *Shell) waitFor(ctx context.Context, deadline time.Time, w *waitOpts, cond func() bool) (stop, string, string) {
+func (sh *Shell) waitFor(ctx context.Context, deadline time.Time, w *waitOpts, cond func() bool) (stop, record.State, string) {
 	if w == nil {
 		w = &waitOpts{}
 	}

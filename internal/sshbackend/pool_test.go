@@ -43,7 +43,7 @@ func TestPool_ClosesEverything(t *testing.T) {
 		t.Fatalf("hosts %+v", hs)
 	}
 	for _, p := range procs {
-		if err := p.(backend.Remote).Terminate(context.Background(), time.Second); err != nil {
+		if err := p.Terminate(context.Background(), time.Second); err != nil {
 			t.Fatal(err)
 		}
 		ex, err := p.Wait()

@@ -9,11 +9,31 @@ import (
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/backend"
 )
 
-// InputGrace implements backend.Remote: a few round trips of the
-// connection (measured on the helper), at least the local 50 ms.
-func (p *process) InputGrace() time.Duration {
+var _ backend.Process = (*process)(nil)
+
+// InputWaits implements backend.Process: the probe cannot see input still
+// on its way through the channel, so waits after input are gated for a
+// grace of a few round trips; Quiet is itself a round trip (see Quiet).
+func (p *process) InputWaits() backend.InputWaits {
+	return backend.InputWaits{Gated: true, Grace: p.inputGrace()}
+}
+
+// Termios implements backend.Process: the remote terminal's modes are not
+// visible through the channel.
+func (p *process) Termios() (unix.Termios, error) {
+	if !p.pty {
+		return unix.Termios{}, backend.ErrNotPTY
+	}
+	return unix.Termios{}, backend.ErrNoTermios
+}
+
+// inputGrace is a few round trips of the connection (measured on the
+// helper), at least the local 50 ms.
+func (p *process) inputGrace() time.Duration {
 	g := 50 * time.Millisecond
 	p.conn.hmu.Lock()
 	h := p.conn.helper
@@ -24,10 +44,10 @@ func (p *process) InputGrace() time.Duration {
 	return min(g, 5*time.Second)
 }
 
-// Host implements backend.Remote.
+// Host implements backend.Process.
 func (p *process) Host() string { return p.conn.target.Key() }
 
-// Signal implements backend.Remote: the signal goes to the process group,
+// Signal implements backend.Process: the signal goes to the process group,
 // as a terminal would send it. Without the helper (non-Linux remotes) it
 // falls back to an SSH signal request, which OpenSSH delivers to the root
 // process only.
@@ -53,7 +73,7 @@ func (p *process) Signal(sig syscall.Signal) error {
 	return nil
 }
 
-// Terminate implements backend.Remote. It signals every process of the
+// Terminate implements backend.Process. It signals every process of the
 // program's session (sshd made the program a session leader) and every
 // process carrying its marker (escaped with setsid), then checks on the
 // remote host that none is left, SIGKILLing survivors after grace.

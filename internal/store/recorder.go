@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/record"
 )
 
-// Recorder returns the session.Recorder that writes inputs, resizes,
+// Recorder returns the record.Recorder that writes inputs, resizes,
 // signals, starts and exits into this store. Every method only queues.
-func (s *Store) Recorder() session.Recorder { return recorder{s} }
+func (s *Store) Recorder() record.Recorder { return recorder{s} }
 
 type recorder struct{ s *Store }
 
-func (r recorder) Started(rec session.StartRecord) {
+func (r recorder) Started(rec record.Start) {
 	c := rec
 	r.s.enqueueEvent(&op{kind: opStart, sid: rec.ID, t: rec.Started.UnixNano(), start: &c})
 }
@@ -35,7 +35,7 @@ func (r recorder) Signaled(id string, signal string) {
 	r.event(id, "signal", signal)
 }
 
-func (r recorder) Exited(id string, st session.ExitStatus, at time.Time) {
+func (r recorder) Exited(id string, st record.ExitStatus, at time.Time) {
 	how := fmt.Sprintf("exit code %d", st.Code)
 	switch {
 	case st.Lost != "":

@@ -9,16 +9,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/excerpt"
-	"github.com/agentty/agentty/internal/session"
-)
-
-// State names a session can have in the store beyond the engine's.
-const (
-	StateRunning = "running"
-	StateExited  = "exited"
-	// StateLost is a session recorded as running whose process (or the
-	// agentty that ran it) is gone without an exit being recorded.
-	StateLost = "lost"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // Session is a session as the store recorded it.
@@ -29,7 +20,7 @@ type Session struct {
 	Argv       []string
 	Cwd        string
 	EnvKeys    []string
-	Mode       string
+	Mode       record.Mode
 	Host       string // remote host, "" for local
 	PID        int
 	Owner      int // pid of the agentty server that ran it
@@ -37,7 +28,7 @@ type Session struct {
 	StartedAt  time.Time
 	ExitedAt   *time.Time
 	LastSeen   time.Time
-	State      string
+	State      record.State // running, exited, or lost: recorded as running but its process (or the agentty that ran it) is gone
 	ExitCode   *int
 	Signal     string
 	LostAt     *time.Time
@@ -48,14 +39,14 @@ type Session struct {
 	DiskBytes  int64
 }
 
-// Info renders the record as the engine's session.Info, for tools that list
-// past sessions beside live ones.
-func (r Session) Info() session.Info {
-	in := session.Info{ID: r.ID, Name: r.Name, Command: r.Command, Argv: r.Argv, Mode: session.Mode(r.Mode),
+// Info renders the record as a live session's record.Info, for tools that
+// list past sessions beside live ones.
+func (r Session) Info() record.Info {
+	in := record.Info{ID: r.ID, Name: r.Name, Command: r.Command, Argv: r.Argv, Mode: r.Mode,
 		Cwd: r.Cwd, EnvKeys: r.EnvKeys, Host: r.Host, PID: r.PID, State: r.State, ExitCode: r.ExitCode, Signal: r.Signal,
 		StartedAt: r.StartedAt, ExitedAt: r.ExitedAt, LostAt: r.LostAt, LostReason: r.LostReason,
 		Bytes: r.Bytes, Lines: r.Lines, Retained: r.Bytes - r.StartOff, Evicted: r.StartOff,
-		Rows: r.Rows, Cols: r.Cols, Readers: []session.ReaderInfo{}}
+		Rows: r.Rows, Cols: r.Cols, Readers: []record.ReaderInfo{}}
 	end := r.LastSeen
 	if r.ExitedAt != nil {
 		end = *r.ExitedAt

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/outlog"
-	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/record"
 )
 
 func openTest(t *testing.T, dir string, o *Options) *Store {
@@ -25,7 +25,7 @@ func openTest(t *testing.T, dir string, o *Options) *Store {
 // startSession records a session as the engine would and returns its log.
 func startSession(s *Store, id string, limit int64) *Log {
 	l := s.NewLog(id, limit).(*Log)
-	s.Recorder().Started(session.StartRecord{ID: id, Command: "test " + id, Argv: []string{"test"}, Mode: session.ModePipe,
+	s.Recorder().Started(record.Start{ID: id, Command: "test " + id, Argv: []string{"test"}, Mode: record.ModePipe,
 		PID: 1, Started: time.Now()})
 	return l
 }
@@ -170,7 +170,7 @@ func TestRetention_TotalPrunesOldestEndedFirst(t *testing.T) {
 		l.Append(outlog.Stdout, bytes.Repeat([]byte("x"), 10000))
 		if d, ok := ends[id]; ok {
 			l.CloseWrite()
-			rec.Exited(id, session.ExitStatus{Code: 0}, base.Add(d))
+			rec.Exited(id, record.ExitStatus{Code: 0}, base.Add(d))
 		}
 	}
 	s.Sync(10 * time.Second)
@@ -198,7 +198,7 @@ func TestRetention_TotalPrunesOldestEndedFirst(t *testing.T) {
 	if _, err := s.Session("s1"); err == nil {
 		t.Fatal("s1 older than max age still recorded")
 	}
-	if r, err := s.Session("s4"); err != nil || r.State != StateRunning {
+	if r, err := s.Session("s4"); err != nil || r.State != record.StateRunning {
 		t.Fatalf("running s4: %+v, %v", r, err)
 	}
 }
@@ -226,7 +226,7 @@ func TestStore_LostAfterRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.State != StateLost || r.LostAt == nil || r.LostAt.UnixNano() != seen || !strings.Contains(r.LostReason, "stopped") {
+	if r.State != record.StateLost || r.LostAt == nil || r.LostAt.UnixNano() != seen || !strings.Contains(r.LostReason, "stopped") {
 		t.Fatalf("after restart: state %q lost_at %v reason %q; want lost at last_seen", r.State, r.LostAt, r.LostReason)
 	}
 	past, _ := s2.OpenLog("s1")
@@ -243,13 +243,13 @@ func TestStore_OutputBeforeStartRecordCounts(t *testing.T) {
 	l := s.NewLog("s1", 1<<20).(*Log)
 	l.Append(outlog.Stdout, []byte("early\n"))
 	s.Sync(10 * time.Second) // committed before the engine reports the start
-	s.Recorder().Started(session.StartRecord{ID: "s1", Command: "prog", Mode: session.ModePTY, PID: 7, Started: time.Now()})
+	s.Recorder().Started(record.Start{ID: "s1", Command: "prog", Mode: record.ModePTY, PID: 7, Started: time.Now()})
 	l.Append(outlog.Stdout, []byte("late\n"))
 	r, err := s.Session("s1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Command != "prog" || r.PID != 7 || r.Bytes != 11 || r.Lines != 2 || r.DiskBytes != 11 || r.State != StateRunning {
+	if r.Command != "prog" || r.PID != 7 || r.Bytes != 11 || r.Lines != 2 || r.DiskBytes != 11 || r.State != record.StateRunning {
 		t.Fatalf("record %+v: want prog, pid 7, 11 bytes, 2 lines, 11 on disk, running", r)
 	}
 }
@@ -259,16 +259,16 @@ func TestStore_OutputBeforeStartRecordCounts(t *testing.T) {
 func TestStore_LostConnectionRecordedAsLost(t *testing.T) {
 	s := openTest(t, t.TempDir(), nil)
 	l := s.NewLog("s1", 1<<20)
-	s.Recorder().Started(session.StartRecord{ID: "s1", Command: "python3", Mode: session.ModePTY, Host: "u@h:22", PID: 9, Started: time.Now()})
+	s.Recorder().Started(record.Start{ID: "s1", Command: "python3", Mode: record.ModePTY, Host: "u@h:22", PID: 9, Started: time.Now()})
 	l.Append(outlog.Stdout, []byte("partial\n"))
 	at := time.Now().Truncate(time.Millisecond)
-	s.Recorder().Exited("s1", session.ExitStatus{Lost: "connection to h:22 closed"}, at)
+	s.Recorder().Exited("s1", record.ExitStatus{Lost: "connection to h:22 closed"}, at)
 	s.Sync(10 * time.Second)
 	r, err := s.Session("s1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.State != StateLost || r.LostReason != "connection to h:22 closed" || r.LostAt == nil || !r.LostAt.Equal(at) || r.ExitCode != nil {
+	if r.State != record.StateLost || r.LostReason != "connection to h:22 closed" || r.LostAt == nil || !r.LostAt.Equal(at) || r.ExitCode != nil {
 		t.Fatalf("record: state %q reason %q lost_at %v exit %v; want lost with the reason at %v", r.State, r.LostReason, r.LostAt, r.ExitCode, at)
 	}
 	if r.Host != "u@h:22" || r.Info().Host != "u@h:22" {

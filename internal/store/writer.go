@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/excerpt"
-	"github.com/agentty/agentty/internal/session"
+	"github.com/agentty/agentty/internal/record"
 )
 
 // Record kinds in the records table.
@@ -44,8 +44,8 @@ type op struct {
 	event    string
 	who      string
 	redacted bool
-	start    *session.StartRecord
-	exit     *session.ExitStatus
+	start    *record.Start
+	exit     *record.ExitStatus
 	done     chan error // opDelete: the result
 }
 
@@ -317,7 +317,7 @@ func (s *Store) commit(batch []*op) (map[*Log]struct{}, error) {
 	return out, nil
 }
 
-func insertSession(tx *sql.Tx, r *session.StartRecord, owner int, ownerStart, now int64) error {
+func insertSession(tx *sql.Tx, r *record.Start, owner int, ownerStart, now int64) error {
 	argv, _ := json.Marshal(r.Argv)
 	env, _ := json.Marshal(r.EnvKeys)
 	if r.EnvKeys == nil {

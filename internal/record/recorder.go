@@ -1,0 +1,41 @@
+package record
+
+import "time"
+
+// Recorder observes what happens to sessions so a durable store can keep a
+// transcript beside the output log. Every method is called synchronously
+// from the engine (Start, Send, Resize, Terminate, the exit goroutine), so
+// an implementation must only queue the event and return: it must never
+// wait on disk.
+type Recorder interface {
+	// Started is called once the process runs (its pid is known).
+	Started(r Start)
+	// Input is called just before input is written (so the transcript
+	// lists it before the output it causes). Redacted is true when the
+	// terminal had echo off (a password prompt); data is then not to be
+	// kept. From names who sent it (the MCP client), "" if unknown.
+	Input(id string, data []byte, redacted bool, from string)
+	// Resized is called after a PTY got a new size.
+	Resized(id string, rows, cols int)
+	// Signaled is called just before agentty sends a signal to the session (a
+	// terminate request or a pipe-mode control key).
+	Signaled(id string, signal string)
+	// Exited is called once with the final status.
+	Exited(id string, st ExitStatus, at time.Time)
+}
+
+// Start describes a started session for a Recorder.
+type Start struct {
+	ID      string
+	Name    string
+	Command string
+	Argv    []string
+	Cwd     string
+	EnvKeys []string
+	Mode    Mode
+	Host    string // remote host (user@host:port) or "" for local
+	PID     int
+	Rows    int
+	Cols    int
+	Started time.Time
+}

@@ -1,0 +1,21 @@
+// Package layout holds no code: its tests keep the module's structure, so
+// the import rules that make the server core hostable by any front end stay
+// held (mcpserver is protocol glue, cmd/agentty reaches the engine through
+// internal/server, store sits below session, the engine speaks no protocol),
+// internal/session asks its backend.Process instead of checking its kind,
+// and no Go file grows past one idea.
+package layout
+
+// backendSide are the packages behind the session engine that the protocol
+// layer must not reach around it.
+var backendSide = []string{"internal/backend", "internal/proctree", "internal/sshbackend", "internal/inputwait"}
+
+// cmdMayImport are the packages cmd/agentty may import: the server core,
+// the benchmark (its own front end), configuration loading and the tool-call
+// helper of the client subcommand.
+var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall"}
+
+// frontEnds are the packages that speak MCP; everything else under
+// internal/ is engine and must not depend on a protocol package.
+var frontEnds = []string{"internal/mcpserver", "internal/httpserver", "internal/server", "internal/stdio",
+	"internal/toolcall", "internal/bench"}

@@ -12,14 +12,6 @@ import (
 	"github.com/agentty/agentty/internal/session"
 )
 
-// WaitParams are the wait parameters every reading tool takes.
-type WaitParams struct {
-	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms for this call, held even while output keeps arriving; 0 = do not wait; capped at 60000"`
-	Until     string   `json:"until,omitempty" jsonschema:"RE2 regex over the new (ANSI-stripped) output, ^ and $ matching at line ends; the call returns as soon as it matches"`
-	SettleMs  *int     `json:"settle_ms,omitempty" jsonschema:"return once new output has been quiet for this many ms; 0 = off"`
-	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms (default all): match (until matched), input (the program waits for input), settle (settle_ms of quiet), exit (always on). E.g. [\"exit\"] waits for the program to end, [\"match\"] waits past prompts for until"`
-}
-
 // Events a wait can return on (return_on).
 const (
 	onMatch  = "match"
@@ -45,15 +37,6 @@ func returnOn(list []string, known ...string) (map[string]bool, error) {
 		on[e] = true
 	}
 	return on, nil
-}
-
-// ReadParams shape the output a reading tool returns.
-type ReadParams struct {
-	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"most output bytes to return (default 65536, cap 4194304)"`
-	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"most lines to return (default unlimited)"`
-	Overflow  string `json:"overflow,omitempty" jsonschema:"when output exceeds the limits: head_tail (default; keep the first and last part and report the omitted middle), tail (keep only the newest part, e.g. the last max_lines lines of a log) or page (return the first part; read again to continue)"`
-	StripANSI *bool  `json:"strip_ansi,omitempty" jsonschema:"remove escape sequences and collapse carriage-return redraws (default true)"`
-	Stream    string `json:"stream,omitempty" jsonschema:"pipe mode: stdout, stderr or both (default: in the order agentty read them; writes to the two pipes microseconds apart can swap — start with merge_stderr for exact order)"`
 }
 
 // maxEncodedOutput bounds the JSON-escaped output of one reply: it is sent

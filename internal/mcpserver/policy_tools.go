@@ -8,18 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// PolicyResult is get_policy's result: what the agent may run, so it can
-// choose commands that pass instead of learning the rules from refusals.
-type PolicyResult struct {
-	Enabled bool        `json:"enabled"`
-	Rules   PolicyRules `json:"rules"`
-	// Protected directories are never a working directory or a path in a
-	// command: agentty's configuration and audit log.
-	Protected    []string `json:"protected,omitempty"`
-	MaxReadBytes int      `json:"max_read_bytes,omitempty"`
-	Notes        []string `json:"notes"`
-}
-
 // Text implements texter.
 func (r PolicyResult) Text() string {
 	var b strings.Builder

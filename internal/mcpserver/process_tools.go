@@ -13,31 +13,6 @@ import (
 	"github.com/agentty/agentty/internal/session"
 )
 
-// StartInput are start_process's arguments.
-type StartInput struct {
-	Command     string            `json:"command,omitempty" jsonschema:"shell command line, run by /bin/sh -c"`
-	Argv        []string          `json:"argv,omitempty" jsonschema:"program and arguments, executed directly without a shell"`
-	Mode        string            `json:"mode,omitempty" jsonschema:"pty (default: a real terminal) or pipe (plain pipes; stdout and stderr kept apart)"`
-	MergeStderr bool              `json:"merge_stderr,omitempty" jsonschema:"pipe mode: send stderr into the stdout pipe, keeping their exact order (stream filtering then sees one stream)"`
-	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory (default: the server's)"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables to set or override"`
-	Rows        int               `json:"rows,omitempty" jsonschema:"terminal rows 1-1000 (default 40)"`
-	Cols        int               `json:"cols,omitempty" jsonschema:"terminal columns 1-1000 (default 120)"`
-	Name        string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
-	SSHParams
-	WaitParams
-	ReadParams
-}
-
-// StartResult is start_process's result.
-type StartResult struct {
-	PID  int    `json:"pid"`
-	Mode string `json:"mode"`
-	Name string `json:"name,omitempty"`
-	Host string `json:"host,omitempty" jsonschema:"user@host:port the session runs on (remote sessions)"`
-	ReadResult
-}
-
 // Text implements texter.
 func (r StartResult) Text() string {
 	where := ""
@@ -86,25 +61,6 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 	return res, nil
 }
 
-// SendInput are send_input's arguments.
-type SendInput struct {
-	SessionID string   `json:"session_id" jsonschema:"session id (or name)"`
-	Text      string   `json:"text,omitempty" jsonschema:"text to type, sent first"`
-	Keys      []string `json:"keys,omitempty" jsonschema:"named keys sent after text, in order, e.g. [\"ctrl+c\"] or [\"down\",\"enter\"]"`
-	Enter     bool     `json:"enter,omitempty" jsonschema:"press Enter after text and keys"`
-	StdinEOF  bool     `json:"stdin_eof,omitempty" jsonschema:"end the input: close stdin (pipe) or send Ctrl+D (pty)"`
-	ReaderID  int      `json:"reader_id,omitempty" jsonschema:"reader whose cursor the reply is read from (default 0)"`
-	Echo      bool     `json:"echo,omitempty" jsonschema:"keep the terminal's echo of the typed line in the output (default false: an exact echo is left out)"`
-	WaitParams
-	ReadParams
-}
-
-// SendResult is send_input's result.
-type SendResult struct {
-	BytesSent int `json:"bytes_sent"`
-	ReadResult
-}
-
 // Text implements texter.
 func (r SendResult) Text() string { return r.ReadResult.Text() }
 
@@ -151,16 +107,6 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 		return SendResult{}, err
 	}
 	return SendResult{BytesSent: n, ReadResult: readResult(s, r)}, nil
-}
-
-// ReadInput are read_output's arguments.
-type ReadInput struct {
-	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
-	ReaderID  int    `json:"reader_id,omitempty" jsonschema:"reader cursor to read and advance (default 0); see register_reader"`
-	Cursor    *int64 `json:"cursor,omitempty" jsonschema:"read from this absolute byte cursor instead (from an earlier result); the reader's cursor is not moved"`
-	SinceLine *int64 `json:"since_line,omitempty" jsonschema:"read lines after this line number instead (0 = from the start); the reader's cursor is not moved"`
-	WaitParams
-	ReadParams
 }
 
 func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in ReadInput) (ReadResult, error) {

@@ -8,31 +8,6 @@ import (
 	"github.com/agentty/agentty/internal/session"
 )
 
-// ReadResult is what every reading tool returns.
-type ReadResult struct {
-	SessionID   string   `json:"session_id"`
-	ReaderID    int      `json:"reader_id"`
-	Output      string   `json:"output" jsonschema:"new output since the cursor"`
-	Reason      string   `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
-	State       string   `json:"state" jsonschema:"running, awaiting_input, awaiting_password, exited, or lost (remote connection dropped; see lost_reason)"`
-	StateDetail string   `json:"state_detail,omitempty" jsonschema:"how the state was decided (which process waits in which syscall)"`
-	ExitCode    *int     `json:"exit_code,omitempty"`
-	Signal      string   `json:"signal,omitempty" jsonschema:"signal that killed the process"`
-	Match       string   `json:"match,omitempty" jsonschema:"text the until regex matched"`
-	Cursor      int64    `json:"cursor" jsonschema:"absolute byte offset after this output; pass as cursor to read from here"`
-	Line        int64    `json:"line" jsonschema:"complete lines before the cursor; pass as since_line to read from here"`
-	Lines       int      `json:"lines" jsonschema:"lines in output"`
-	Truncated   bool     `json:"truncated" jsonschema:"output was cut to max_bytes or max_lines"`
-	Omitted     *Omitted `json:"omitted,omitempty" jsonschema:"the middle left out by head_tail: read it with cursor=from_cursor overflow=page"`
-	HasMore     bool     `json:"has_more" jsonschema:"more output is available after cursor"`
-	LostBytes   int64    `json:"lost_bytes,omitempty" jsonschema:"output gone before this reader got to it: evicted from memory (--no-store), or dropped from the transcript store by retention or a writer gap"`
-	LostLines   int64    `json:"lost_lines,omitempty" jsonschema:"lines among lost_bytes (-1 if unknown)"`
-	ElapsedMs   float64  `json:"elapsed_ms"`
-	LostReason  string   `json:"lost_reason,omitempty" jsonschema:"state lost: why the remote connection ended"`
-	TUI         bool     `json:"tui,omitempty" jsonschema:"the program draws a full-screen interface (alternate screen): read_screen shows it"`
-	Hint        string   `json:"hint,omitempty"`
-}
-
 func readResult(s *session.Session, r session.Result) ReadResult {
 	out := ReadResult{
 		SessionID: s.ID, ReaderID: r.Reader, Output: r.Output.Text,

@@ -14,39 +14,6 @@ import (
 	"github.com/agentty/agentty/internal/shell"
 )
 
-// RetryInput are retry_command's arguments.
-type RetryInput struct {
-	SessionID       string `json:"session_id" jsonschema:"shell session id or name"`
-	Command         string `json:"command"`
-	MaxRetries      *int   `json:"max_retries,omitempty" jsonschema:"retries after the first attempt (default 3, cap 20)"`
-	Backoff         string `json:"backoff,omitempty" jsonschema:"fixed, linear or exponential (default)"`
-	DelayMs         *int   `json:"delay_ms,omitempty" jsonschema:"base pause between attempts (default 1000, cap 60000)"`
-	SuccessExitCode *int   `json:"success_exit_code,omitempty" jsonschema:"exit code that counts as success (default 0)"`
-	SuccessPattern  string `json:"success_pattern,omitempty" jsonschema:"RE2 regex the output must also match"`
-	ExecLimits
-}
-
-// Attempt is one try of retry_command.
-type Attempt struct {
-	Attempt     int     `json:"attempt"`
-	DelayMs     float64 `json:"delay_ms" jsonschema:"pause before this attempt"`
-	ExitCode    *int    `json:"exit_code,omitempty"`
-	State       string  `json:"state"`
-	Matched     *bool   `json:"matched,omitempty" jsonschema:"success_pattern matched the output"`
-	Success     bool    `json:"success"`
-	DurationMs  float64 `json:"duration_ms"`
-	OutputLines int     `json:"output_lines"`
-}
-
-// RetryResult is retry_command's result.
-type RetryResult struct {
-	Success  bool       `json:"success"`
-	Attempts int        `json:"attempts"`
-	Last     ExecResult `json:"last" jsonschema:"the last attempt in full"`
-	History  []Attempt  `json:"history"`
-	Hint     string     `json:"hint,omitempty"`
-}
-
 // Text implements texter.
 func (r RetryResult) Text() string {
 	var b strings.Builder
@@ -121,26 +88,6 @@ func (t *tools) retryCommand(ctx context.Context, req *mcp.CallToolRequest, in R
 		res.Hint = "the last attempt did not finish (" + res.Last.State + "); " + res.Last.Hint
 	}
 	return res, nil
-}
-
-// DiffInput are diff_commands's arguments.
-type DiffInput struct {
-	SessionID    string `json:"session_id" jsonschema:"shell session id or name"`
-	CommandA     string `json:"command_a" jsonschema:"baseline command"`
-	CommandB     string `json:"command_b" jsonschema:"command to compare"`
-	ContextLines *int   `json:"context_lines,omitempty" jsonschema:"diff context lines (default 3)"`
-	TimeoutMs    *int   `json:"timeout_ms,omitempty" jsonschema:"per command (default 30000, cap 60000)"`
-	MaxLines     *int   `json:"max_lines,omitempty" jsonschema:"most diff lines returned (default 400; 0 = unlimited)"`
-}
-
-// DiffResult is diff_commands's result.
-type DiffResult struct {
-	Identical bool       `json:"identical"`
-	Diff      string     `json:"diff" jsonschema:"unified diff, A = command_a, B = command_b"`
-	DiffLines int        `json:"diff_lines"`
-	Truncated bool       `json:"truncated"`
-	A         ExecResult `json:"result_a" jsonschema:"command_a's result (output omitted)"`
-	B         ExecResult `json:"result_b" jsonschema:"command_b's result (output omitted)"`
 }
 
 // Text implements texter.

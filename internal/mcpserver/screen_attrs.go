@@ -16,13 +16,6 @@ import (
 // band: 60 rows of 20 runs is about 20 KiB of JSON.
 const maxRunsPerRow = 20
 
-// RowAttrs are one row's runs of non-default colours and attributes.
-type RowAttrs struct {
-	Row  int   `json:"row"`
-	Runs []Run `json:"runs"`
-	More int   `json:"more,omitempty" jsonschema:"runs left out of this row after the first 20"`
-}
-
 // Run is [col, len, style]: an array, not an object, because a styled
 // screen has many of them and agents pay for every key.
 type Run screen.Run

@@ -2,6 +2,12 @@
 // official Go SDK. Every tool is typed (input and output schemas), returns
 // structuredContent plus a compact text rendering, turns bad input into a
 // tool error that says what to do, and recovers from panics per call.
+//
+// What agents see lives in a few places: the tools' input and output types
+// in protocol_*.go (the only types with json tags; convert_*.go turns engine
+// values into them), descriptions in the register functions, the wording of
+// engine errors in errors.go, and testdata/tools.json, the golden of
+// tools/list that a test compares byte for byte.
 package mcpserver
 
 import (

@@ -13,16 +13,6 @@ import (
 	"github.com/agentty/agentty/internal/session"
 )
 
-// SessionRef names one session.
-type SessionRef struct {
-	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
-}
-
-// InfoResult wraps SessionInfo for the text rendering.
-type InfoResult struct {
-	SessionInfo
-}
-
 // Text implements texter.
 func (r InfoResult) Text() string { return infoLine(r.SessionInfo) }
 
@@ -53,18 +43,6 @@ func infoLine(in SessionInfo) string {
 	}
 	fmt.Fprintf(&b, " cmd=%q", in.Command)
 	return b.String()
-}
-
-// ListInput are list_sessions's arguments.
-type ListInput struct {
-	IncludeExited *bool  `json:"include_exited,omitempty" jsonschema:"include exited and lost sessions, also past ones from the transcript store (default true)"`
-	Since         string `json:"since,omitempty" jsonschema:"only sessions started since: an RFC 3339 time or a duration ago such as 2h"`
-}
-
-// ListResult is list_sessions's result.
-type ListResult struct {
-	Sessions []SessionInfo `json:"sessions"`
-	Count    int           `json:"count"`
 }
 
 // Text implements texter.
@@ -101,13 +79,6 @@ func (t *tools) getSessionInfo(_ context.Context, _ *mcp.CallToolRequest, in Ses
 	return InfoResult{sessionInfo(info)}, nil
 }
 
-// TerminateInput are terminate_process's arguments.
-type TerminateInput struct {
-	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
-	GraceMs   *int   `json:"grace_ms,omitempty" jsonschema:"ms between SIGTERM and SIGKILL, 0-60000 (default 5000)"`
-	Force     bool   `json:"force,omitempty" jsonschema:"SIGKILL at once"`
-}
-
 func (t *tools) terminateProcess(ctx context.Context, req *mcp.CallToolRequest, in TerminateInput) (InfoResult, error) {
 	s, err := t.mgr.Get(in.SessionID)
 	if err != nil {
@@ -131,13 +102,6 @@ func (t *tools) terminateProcess(ctx context.Context, req *mcp.CallToolRequest, 
 	return InfoResult{sessionInfo(s.Info())}, nil
 }
 
-// ResizeInput are resize_pty's arguments.
-type ResizeInput struct {
-	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
-	Rows      int    `json:"rows" jsonschema:"rows, 1-1000"`
-	Cols      int    `json:"cols" jsonschema:"columns, 1-1000"`
-}
-
 func (t *tools) resizePTY(_ context.Context, _ *mcp.CallToolRequest, in ResizeInput) (InfoResult, error) {
 	s, err := t.mgr.Get(in.SessionID)
 	if err != nil {
@@ -149,12 +113,6 @@ func (t *tools) resizePTY(_ context.Context, _ *mcp.CallToolRequest, in ResizeIn
 	return InfoResult{sessionInfo(s.Info())}, nil
 }
 
-// DeleteResult is delete_session's result.
-type DeleteResult struct {
-	SessionID string `json:"session_id"`
-	Deleted   bool   `json:"deleted"`
-}
-
 // Text implements texter.
 func (r DeleteResult) Text() string { return "deleted " + r.SessionID }
 
@@ -164,20 +122,6 @@ func (t *tools) deleteSession(_ context.Context, _ *mcp.CallToolRequest, in Sess
 		return DeleteResult{}, err
 	}
 	return DeleteResult{SessionID: id, Deleted: true}, nil
-}
-
-// RegisterInput are register_reader's arguments.
-type RegisterInput struct {
-	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
-	From      string `json:"from,omitempty" jsonschema:"start (default: all retained output) or end (only new output)"`
-}
-
-// ReaderResult is register_reader's and unregister_reader's result.
-type ReaderResult struct {
-	SessionID string `json:"session_id"`
-	ReaderID  int    `json:"reader_id"`
-	Cursor    int64  `json:"cursor,omitempty"`
-	Removed   bool   `json:"removed,omitempty"`
 }
 
 // Text implements texter.
@@ -204,12 +148,6 @@ func (t *tools) registerReader(_ context.Context, _ *mcp.CallToolRequest, in Reg
 		}
 	}
 	return ReaderResult{SessionID: s.ID, ReaderID: id, Cursor: cur}, nil
-}
-
-// UnregisterInput are unregister_reader's arguments.
-type UnregisterInput struct {
-	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
-	ReaderID  int    `json:"reader_id" jsonschema:"reader id from register_reader"`
 }
 
 func (t *tools) unregisterReader(_ context.Context, _ *mcp.CallToolRequest, in UnregisterInput) (ReaderResult, error) {

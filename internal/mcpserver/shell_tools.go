@@ -38,31 +38,6 @@ func (t *tools) registerShellTools(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.runCommand)
 }
 
-// OpenShellInput are open_shell's arguments.
-type OpenShellInput struct {
-	Shell     string            `json:"shell,omitempty" jsonschema:"bash, zsh, sh, or a path to one (default: $SHELL if supported, else bash, else sh)"`
-	Cwd       string            `json:"cwd,omitempty" jsonschema:"starting directory (default: the server's)"`
-	Env       map[string]string `json:"env,omitempty" jsonschema:"environment variables; PAGER=cat, GIT_PAGER=cat and GIT_TERMINAL_PROMPT=0 are set unless given here"`
-	Rows      int               `json:"rows,omitempty" jsonschema:"terminal rows (default 40)"`
-	Cols      int               `json:"cols,omitempty" jsonschema:"terminal columns (default 120)"`
-	Name      string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
-	NoRC      bool              `json:"no_rc,omitempty" jsonschema:"do not read the user's rc files (~/.bashrc, ~/.zshrc, $ENV)"`
-	TimeoutMs *int              `json:"timeout_ms,omitempty" jsonschema:"how long to wait for the first prompt (default 10000)"`
-	SSHParams
-}
-
-// OpenShellResult is open_shell's result.
-type OpenShellResult struct {
-	SessionID string `json:"session_id"`
-	Name      string `json:"name"`
-	Shell     string `json:"shell" jsonschema:"bash, zsh or sh"`
-	Path      string `json:"path"`
-	PID       int    `json:"pid"`
-	Cwd       string `json:"cwd"`
-	Banner    string `json:"banner,omitempty" jsonschema:"what the shell printed before its first prompt"`
-	Host      string `json:"host,omitempty" jsonschema:"user@host:port of a remote shell"`
-}
-
 // Text implements texter.
 func (r OpenShellResult) Text() string {
 	s := fmt.Sprintf("opened %s %s (pid %d) in %s", r.Shell, r.SessionID, r.PID, r.Cwd)
@@ -109,21 +84,6 @@ func (t *tools) openShell(ctx context.Context, req *mcp.CallToolRequest, in Open
 	return OpenShellResult{SessionID: s.ID, Name: s.Name, Shell: string(sh.Kind), Path: sh.Path, PID: s.PID(), Cwd: sh.Cwd(), Banner: banner, Host: s.Host()}, nil
 }
 
-// ExecInput are exec_command's arguments.
-type ExecInput struct {
-	SessionID string `json:"session_id" jsonschema:"shell session id or name (from open_shell)"`
-	Command   string `json:"command" jsonschema:"shell command text; may span lines, use pipes, heredocs, aliases and functions"`
-	ExecLimits
-}
-
-// ExecLimits are the wait and output limits of shell commands.
-type ExecLimits struct {
-	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"how long to wait (default 30000, cap 60000); the command keeps running after it"`
-	MaxLines  *int     `json:"max_lines,omitempty" jsonschema:"most output lines returned, head and tail kept (default 200; 0 = unlimited)"`
-	MaxBytes  int      `json:"max_bytes,omitempty" jsonschema:"most output bytes returned, head and tail kept (default 262144, cap 4194304)"`
-	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms (default all): input (the command waits for terminal input), exit (the command finished; always on)"`
-}
-
 func (l ExecLimits) options() (shell.ExecOptions, error) {
 	var o shell.ExecOptions
 	if l.TimeoutMs != nil {
@@ -152,28 +112,6 @@ func (l ExecLimits) options() (shell.ExecOptions, error) {
 	}
 	o.IgnoreInput = !on[onInput]
 	return o, nil
-}
-
-// ExecResult is what a shell command did.
-type ExecResult struct {
-	SessionID     string  `json:"session_id"`
-	CommandID     int     `json:"command_id"`
-	Output        string  `json:"output" jsonschema:"the command's own output (no echo, no prompt), escape sequences removed"`
-	ExitCode      *int    `json:"exit_code,omitempty" jsonschema:"set when the command finished"`
-	Cwd           string  `json:"cwd" jsonschema:"the shell's directory after the command (while running: before it)"`
-	DurationMs    float64 `json:"duration_ms"`
-	TimedOut      bool    `json:"timed_out"`
-	Running       bool    `json:"running" jsonschema:"the command is still running"`
-	State         string  `json:"state" jsonschema:"done, running, awaiting_input, awaiting_password, or shell_exited"`
-	StateDetail   string  `json:"state_detail,omitempty"`
-	ShellExitCode *int    `json:"shell_exit_code,omitempty" jsonschema:"the shell itself exited (exit, set -e) with this code"`
-	ShellSignal   string  `json:"shell_signal,omitempty"`
-	OutputBytes   int64   `json:"output_bytes" jsonschema:"raw bytes the command printed (so far)"`
-	OutputLines   int     `json:"output_lines" jsonschema:"lines of output before any cut"`
-	Truncated     bool    `json:"truncated"`
-	OmittedLines  int     `json:"omitted_lines,omitempty"`
-	OmittedBytes  int     `json:"omitted_bytes,omitempty"`
-	Hint          string  `json:"hint,omitempty"`
 }
 
 func execResult(s *session.Session, r shell.Result) ExecResult {
@@ -271,12 +209,6 @@ func (t *tools) execIn(ctx context.Context, req *mcp.CallToolRequest, tool strin
 		return shell.Result{}, err
 	}
 	return sh.Exec(ctx, script, o)
-}
-
-// AwaitInput are await_command's arguments.
-type AwaitInput struct {
-	SessionID string `json:"session_id" jsonschema:"shell session id or name"`
-	ExecLimits
 }
 
 func (t *tools) awaitCommand(ctx context.Context, req *mcp.CallToolRequest, in AwaitInput) (ExecResult, error) {

@@ -173,15 +173,15 @@ func closeClients(cs []*ssh.Client) {
 
 // HostInfo describes one connection for list_hosts.
 type HostInfo struct {
-	Host        string     `json:"host" jsonschema:"user@host:port"`
-	Alias       string     `json:"alias,omitempty" jsonschema:"the host argument it was opened with"`
-	State       string     `json:"state" jsonschema:"connected or lost"`
-	ConnectedAt time.Time  `json:"connected_at"`
-	LostAt      *time.Time `json:"lost_at,omitempty"`
-	LostReason  string     `json:"lost_reason,omitempty"`
-	RemoteOS    string     `json:"remote_os,omitempty" jsonschema:"uname of the remote, once the input probe ran"`
-	Probe       string     `json:"probe" jsonschema:"how awaiting input is decided on this host"`
-	Sessions    []string   `json:"sessions" jsonschema:"ids of sessions running over this connection"`
+	Host        string // user@host:port
+	Alias       string // the host argument it was opened with
+	State       string // connected or lost
+	ConnectedAt time.Time
+	LostAt      *time.Time
+	LostReason  string
+	RemoteOS    string   // uname of the remote, once the input probe ran
+	Probe       string   // how awaiting input is decided on this host
+	Sessions    []string // ids of sessions running over this connection
 }
 
 // Hosts lists every connection, live or lost, by host.

@@ -1,0 +1,212 @@
+package mcpserver
+
+// Wire types of start_process, send_input, read_output, list_sessions, get_session_info, terminate_process, resize_pty, delete_session and the readers: what agents send and read.
+// Engine types never carry json tags; handlers convert (convert_*.go).
+
+import "time"
+
+// WaitParams are the wait parameters every reading tool takes.
+type WaitParams struct {
+	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms for this call, held even while output keeps arriving; 0 = do not wait; capped at 60000"`
+	Until     string   `json:"until,omitempty" jsonschema:"RE2 regex over the new (ANSI-stripped) output, ^ and $ matching at line ends; the call returns as soon as it matches"`
+	SettleMs  *int     `json:"settle_ms,omitempty" jsonschema:"return once new output has been quiet for this many ms; 0 = off"`
+	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms (default all): match (until matched), input (the program waits for input), settle (settle_ms of quiet), exit (always on). E.g. [\"exit\"] waits for the program to end, [\"match\"] waits past prompts for until"`
+}
+
+// ReadParams shape the output a reading tool returns.
+type ReadParams struct {
+	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"most output bytes to return (default 65536, cap 4194304)"`
+	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"most lines to return (default unlimited)"`
+	Overflow  string `json:"overflow,omitempty" jsonschema:"when output exceeds the limits: head_tail (default; keep the first and last part and report the omitted middle), tail (keep only the newest part, e.g. the last max_lines lines of a log) or page (return the first part; read again to continue)"`
+	StripANSI *bool  `json:"strip_ansi,omitempty" jsonschema:"remove escape sequences and collapse carriage-return redraws (default true)"`
+	Stream    string `json:"stream,omitempty" jsonschema:"pipe mode: stdout, stderr or both (default: in the order agentty read them; writes to the two pipes microseconds apart can swap — start with merge_stderr for exact order)"`
+}
+
+// StartInput are start_process's arguments.
+type StartInput struct {
+	Command     string            `json:"command,omitempty" jsonschema:"shell command line, run by /bin/sh -c"`
+	Argv        []string          `json:"argv,omitempty" jsonschema:"program and arguments, executed directly without a shell"`
+	Mode        string            `json:"mode,omitempty" jsonschema:"pty (default: a real terminal) or pipe (plain pipes; stdout and stderr kept apart)"`
+	MergeStderr bool              `json:"merge_stderr,omitempty" jsonschema:"pipe mode: send stderr into the stdout pipe, keeping their exact order (stream filtering then sees one stream)"`
+	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory (default: the server's)"`
+	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables to set or override"`
+	Rows        int               `json:"rows,omitempty" jsonschema:"terminal rows 1-1000 (default 40)"`
+	Cols        int               `json:"cols,omitempty" jsonschema:"terminal columns 1-1000 (default 120)"`
+	Name        string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
+	SSHParams
+	WaitParams
+	ReadParams
+}
+
+// StartResult is start_process's result.
+type StartResult struct {
+	PID  int    `json:"pid"`
+	Mode string `json:"mode"`
+	Name string `json:"name,omitempty"`
+	Host string `json:"host,omitempty" jsonschema:"user@host:port the session runs on (remote sessions)"`
+	ReadResult
+}
+
+// SendInput are send_input's arguments.
+type SendInput struct {
+	SessionID string   `json:"session_id" jsonschema:"session id (or name)"`
+	Text      string   `json:"text,omitempty" jsonschema:"text to type, sent first"`
+	Keys      []string `json:"keys,omitempty" jsonschema:"named keys sent after text, in order, e.g. [\"ctrl+c\"] or [\"down\",\"enter\"]"`
+	Enter     bool     `json:"enter,omitempty" jsonschema:"press Enter after text and keys"`
+	StdinEOF  bool     `json:"stdin_eof,omitempty" jsonschema:"end the input: close stdin (pipe) or send Ctrl+D (pty)"`
+	ReaderID  int      `json:"reader_id,omitempty" jsonschema:"reader whose cursor the reply is read from (default 0)"`
+	Echo      bool     `json:"echo,omitempty" jsonschema:"keep the terminal's echo of the typed line in the output (default false: an exact echo is left out)"`
+	WaitParams
+	ReadParams
+}
+
+// SendResult is send_input's result.
+type SendResult struct {
+	BytesSent int `json:"bytes_sent"`
+	ReadResult
+}
+
+// ReadInput are read_output's arguments.
+type ReadInput struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+	ReaderID  int    `json:"reader_id,omitempty" jsonschema:"reader cursor to read and advance (default 0); see register_reader"`
+	Cursor    *int64 `json:"cursor,omitempty" jsonschema:"read from this absolute byte cursor instead (from an earlier result); the reader's cursor is not moved"`
+	SinceLine *int64 `json:"since_line,omitempty" jsonschema:"read lines after this line number instead (0 = from the start); the reader's cursor is not moved"`
+	WaitParams
+	ReadParams
+}
+
+// ReadResult is what every reading tool returns.
+type ReadResult struct {
+	SessionID   string   `json:"session_id"`
+	ReaderID    int      `json:"reader_id"`
+	Output      string   `json:"output" jsonschema:"new output since the cursor"`
+	Reason      string   `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
+	State       string   `json:"state" jsonschema:"running, awaiting_input, awaiting_password, exited, or lost (remote connection dropped; see lost_reason)"`
+	StateDetail string   `json:"state_detail,omitempty" jsonschema:"how the state was decided (which process waits in which syscall)"`
+	ExitCode    *int     `json:"exit_code,omitempty"`
+	Signal      string   `json:"signal,omitempty" jsonschema:"signal that killed the process"`
+	Match       string   `json:"match,omitempty" jsonschema:"text the until regex matched"`
+	Cursor      int64    `json:"cursor" jsonschema:"absolute byte offset after this output; pass as cursor to read from here"`
+	Line        int64    `json:"line" jsonschema:"complete lines before the cursor; pass as since_line to read from here"`
+	Lines       int      `json:"lines" jsonschema:"lines in output"`
+	Truncated   bool     `json:"truncated" jsonschema:"output was cut to max_bytes or max_lines"`
+	Omitted     *Omitted `json:"omitted,omitempty" jsonschema:"the middle left out by head_tail: read it with cursor=from_cursor overflow=page"`
+	HasMore     bool     `json:"has_more" jsonschema:"more output is available after cursor"`
+	LostBytes   int64    `json:"lost_bytes,omitempty" jsonschema:"output gone before this reader got to it: evicted from memory (--no-store), or dropped from the transcript store by retention or a writer gap"`
+	LostLines   int64    `json:"lost_lines,omitempty" jsonschema:"lines among lost_bytes (-1 if unknown)"`
+	ElapsedMs   float64  `json:"elapsed_ms"`
+	LostReason  string   `json:"lost_reason,omitempty" jsonschema:"state lost: why the remote connection ended"`
+	TUI         bool     `json:"tui,omitempty" jsonschema:"the program draws a full-screen interface (alternate screen): read_screen shows it"`
+	Hint        string   `json:"hint,omitempty"`
+}
+
+// SessionRef names one session.
+type SessionRef struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+}
+
+// ListInput are list_sessions's arguments.
+type ListInput struct {
+	IncludeExited *bool  `json:"include_exited,omitempty" jsonschema:"include exited and lost sessions, also past ones from the transcript store (default true)"`
+	Since         string `json:"since,omitempty" jsonschema:"only sessions started since: an RFC 3339 time or a duration ago such as 2h"`
+}
+
+// ListResult is list_sessions's result.
+type ListResult struct {
+	Sessions []SessionInfo `json:"sessions"`
+	Count    int           `json:"count"`
+}
+
+// TerminateInput are terminate_process's arguments.
+type TerminateInput struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+	GraceMs   *int   `json:"grace_ms,omitempty" jsonschema:"ms between SIGTERM and SIGKILL, 0-60000 (default 5000)"`
+	Force     bool   `json:"force,omitempty" jsonschema:"SIGKILL at once"`
+}
+
+// ResizeInput are resize_pty's arguments.
+type ResizeInput struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+	Rows      int    `json:"rows" jsonschema:"rows, 1-1000"`
+	Cols      int    `json:"cols" jsonschema:"columns, 1-1000"`
+}
+
+// DeleteResult is delete_session's result.
+type DeleteResult struct {
+	SessionID string `json:"session_id"`
+	Deleted   bool   `json:"deleted"`
+}
+
+// RegisterInput are register_reader's arguments.
+type RegisterInput struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+	From      string `json:"from,omitempty" jsonschema:"start (default: all retained output) or end (only new output)"`
+}
+
+// ReaderResult is register_reader's and unregister_reader's result.
+type ReaderResult struct {
+	SessionID string `json:"session_id"`
+	ReaderID  int    `json:"reader_id"`
+	Cursor    int64  `json:"cursor,omitempty"`
+	Removed   bool   `json:"removed,omitempty"`
+}
+
+// UnregisterInput are unregister_reader's arguments.
+type UnregisterInput struct {
+	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
+	ReaderID  int    `json:"reader_id" jsonschema:"reader id from register_reader"`
+}
+
+// SessionInfo is a session as list_sessions and get_session_info show it.
+type SessionInfo struct {
+	ID          string       `json:"session_id"`
+	Name        string       `json:"name,omitempty"`
+	Command     string       `json:"command"`
+	Argv        []string     `json:"argv"`
+	Mode        string       `json:"mode"`
+	Cwd         string       `json:"cwd"`
+	EnvKeys     []string     `json:"env_keys,omitempty"`
+	PID         int          `json:"pid"`
+	State       string       `json:"state"`
+	StateDetail string       `json:"state_detail,omitempty"`
+	ExitCode    *int         `json:"exit_code,omitempty"`
+	Signal      string       `json:"signal,omitempty"`
+	EndedBy     string       `json:"ended_by,omitempty"` // idle_timeout or max_runtime when agentty ended it
+	StartedAt   time.Time    `json:"started_at"`
+	ExitedAt    *time.Time   `json:"exited_at,omitempty"`
+	UptimeMs    int64        `json:"uptime_ms"`
+	IdleMs      int64        `json:"idle_ms"`
+	Bytes       int64        `json:"bytes"`
+	Lines       int64        `json:"lines"`
+	Retained    int64        `json:"retained_bytes"`
+	Evicted     int64        `json:"evicted_bytes"`
+	TUI         bool         `json:"tui,omitempty"` // full-screen program (alternate screen): read_screen shows it
+	Rows        int          `json:"rows,omitempty"`
+	Cols        int          `json:"cols,omitempty"`
+	Readers     []ReaderInfo `json:"readers"`
+	Host        string       `json:"host,omitempty"`
+	LostAt      *time.Time   `json:"lost_at,omitempty"`
+	LostReason  string       `json:"lost_reason,omitempty"`
+}
+
+// ReaderInfo describes a cursor for get_session_info.
+type ReaderInfo struct {
+	ID      int   `json:"reader_id"`
+	Cursor  int64 `json:"cursor"`
+	Pending int64 `json:"pending_bytes"`
+}
+
+// Omitted describes output left out of the middle of a result. From and To
+// are cursors: read_output with cursor=From and overflow=page returns it.
+type Omitted struct {
+	From  int64 `json:"from_cursor"`
+	To    int64 `json:"to_cursor"`
+	Bytes int64 `json:"bytes"`
+	Lines int64 `json:"lines"`
+}
+
+// InfoResult wraps SessionInfo for the text rendering.
+type InfoResult struct {
+	SessionInfo
+}

@@ -156,3 +156,17 @@ func TestInputText(t *testing.T) {
 		t.Fatal("nil log must discard")
 	}
 }
+
+func TestReadFile_TornLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(path, []byte("{\"event\":\"start\",\"ts\":\"2026-01-02T03:04:05Z\"}\n{\"event\":\"inp"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(path)
+	if len(got) != 1 || got[0].Event != "start" {
+		t.Errorf("events = %+v, want the one complete start event", got)
+	}
+	if err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("err = %v, want one naming line 2", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,18 +59,6 @@ func ids(infos []record.Info) []string {
 	return out
 }
 
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // A session of an earlier run (only the store has it) and the live ones
 // of this run read alike: listed oldest first without duplicates,
 // described, read, searched and deleted by id, live ones also by name.
@@ -106,7 +95,7 @@ func TestCatalog_LiveAndRecorded(t *testing.T) {
 			{"running only", time.Time{}, false, []string{live.ID}},
 		} {
 			got, err := c.List(tc.since, tc.withExited)
-			if err != nil || !equal(ids(got), tc.want) {
+			if err != nil || !slices.Equal(ids(got), tc.want) {
 				t.Errorf("%s: %v %v, want %v", tc.name, ids(got), err, tc.want)
 			}
 		}
@@ -182,7 +171,7 @@ func TestCatalog_LiveAndRecorded(t *testing.T) {
 		if _, err := c.Delete(past.ID); !errors.Is(err, session.ErrSessionNotFound) {
 			t.Errorf("second delete: %v", err)
 		}
-		if got, err := c.List(time.Time{}, true); err != nil || !equal(ids(got), []string{live.ID}) {
+		if got, err := c.List(time.Time{}, true); err != nil || !slices.Equal(ids(got), []string{live.ID}) {
 			t.Errorf("after deletes: %v %v", ids(got), err)
 		}
 	})
@@ -232,7 +221,7 @@ func TestCatalog_NoStore(t *testing.T) {
 	if c.Recording() {
 		t.Fatal("Recording() = true without a store")
 	}
-	if got, err := c.List(time.Time{}, true); err != nil || !equal(ids(got), []string{a.ID, b.ID}) {
+	if got, err := c.List(time.Time{}, true); err != nil || !slices.Equal(ids(got), []string{a.ID, b.ID}) {
 		t.Errorf("list: %v %v", ids(got), err)
 	}
 	res, err := c.Search(regexp.MustCompile(`x\d`), store.SearchOptions{MaxResults: 10, MaxLineBytes: 100})
@@ -240,7 +229,7 @@ func TestCatalog_NoStore(t *testing.T) {
 	for _, m := range res.Matches {
 		got = append(got, m.SessionID+":"+m.Text)
 	}
-	if err != nil || !equal(got, []string{b.ID + ":x3", a.ID + ":x2", a.ID + ":x1"}) || !res.Complete {
+	if err != nil || !slices.Equal(got, []string{b.ID + ":x3", a.ID + ":x2", a.ID + ":x1"}) || !res.Complete {
 		t.Errorf("search: %v %+v %v", got, res, err)
 	}
 	res, err = c.Search(regexp.MustCompile(`x\d`), store.SearchOptions{SessionIDs: []string{"a"}, MaxResults: 1, MaxLineBytes: 100})

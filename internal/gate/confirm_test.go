@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/agentty/agentty/internal/audit"
@@ -73,7 +74,7 @@ func TestConfirm_Answers(t *testing.T) {
 			} else if tc.err == nil {
 				want = append(want, audit.EventExec)
 			}
-			if !equal(kinds, want) {
+			if !slices.Equal(kinds, want) {
 				t.Fatalf("events %v, want %v", kinds, want)
 			}
 		})
@@ -91,16 +92,4 @@ func TestQuestion_Text(t *testing.T) {
 	if got, want := q.Text(), "An agent wants to run:\n\ngit push\n\nin agentty's working directory (\"git push\" matches a confirm pattern (rule confirm_patterns)).\nAllow it?"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

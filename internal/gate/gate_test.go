@@ -1,11 +1,8 @@
 package gate
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -41,19 +38,9 @@ func newTestGate(t *testing.T, rules policy.Rules, o Options) *testGate {
 // events reads the audit log; every line must be complete JSON.
 func (g *testGate) events() []audit.Event {
 	g.t.Helper()
-	f, err := os.Open(g.auditPath)
+	out, err := audit.ReadFile(g.auditPath)
 	if err != nil {
 		g.t.Fatal(err)
-	}
-	defer f.Close()
-	var out []audit.Event
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var e audit.Event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			g.t.Fatalf("audit line %q: %v", sc.Text(), err)
-		}
-		out = append(out, e)
 	}
 	return out
 }

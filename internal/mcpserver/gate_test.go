@@ -1,10 +1,7 @@
 package mcpserver
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,19 +50,9 @@ func newGatedTB(t testing.TB, rules policy.Rules, cfg session.Config, o Options,
 // events reads the audit log; every line must be complete JSON.
 func (g *gated) events() []audit.Event {
 	g.t.Helper()
-	f, err := os.Open(g.auditPath)
+	out, err := audit.ReadFile(g.auditPath)
 	if err != nil {
 		g.t.Fatal(err)
-	}
-	defer f.Close()
-	var out []audit.Event
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var e audit.Event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			g.t.Fatalf("audit line %q: %v", sc.Text(), err)
-		}
-		out = append(out, e)
 	}
 	return out
 }

@@ -60,16 +60,7 @@ func (r ReadResult) Text() string {
 		b.WriteString("(no new output)\n")
 	}
 	fmt.Fprintf(&b, "[%s %s", r.SessionID, r.State)
-	if r.ExitCode != nil {
-		fmt.Fprintf(&b, " code=%d", *r.ExitCode)
-	}
-	if r.Signal != "" {
-		fmt.Fprintf(&b, " signal=%s", r.Signal)
-	}
-	fmt.Fprintf(&b, " | reason=%s", r.Reason)
-	if r.Match != "" {
-		fmt.Fprintf(&b, " match=%q", r.Match)
-	}
+	writeEnding(&b, r.ExitCode, r.Signal, r.Reason, r.Match)
 	fmt.Fprintf(&b, " | cursor=%d line=%d", r.Cursor, r.Line)
 	if r.ReaderID != 0 {
 		fmt.Fprintf(&b, " reader=%d", r.ReaderID)
@@ -88,4 +79,19 @@ func (r ReadResult) Text() string {
 		b.WriteString("\nhint: " + r.Hint)
 	}
 	return b.String()
+}
+
+// writeEnding renders how a read or screen wait ended: exit code or signal,
+// the reason and the until match.
+func writeEnding(b *strings.Builder, code *int, signal, reason, match string) {
+	if code != nil {
+		fmt.Fprintf(b, " code=%d", *code)
+	}
+	if signal != "" {
+		fmt.Fprintf(b, " signal=%s", signal)
+	}
+	fmt.Fprintf(b, " | reason=%s", reason)
+	if match != "" {
+		fmt.Fprintf(b, " match=%q", match)
+	}
 }

@@ -118,16 +118,7 @@ func (r ScreenResult) Text() string {
 		fmt.Fprintf(&b, " title=%q", r.Title)
 	}
 	fmt.Fprintf(&b, " | %s", r.State)
-	if r.ExitCode != nil {
-		fmt.Fprintf(&b, " code=%d", *r.ExitCode)
-	}
-	if r.Signal != "" {
-		fmt.Fprintf(&b, " signal=%s", r.Signal)
-	}
-	fmt.Fprintf(&b, " | reason=%s", r.Reason)
-	if r.Match != "" {
-		fmt.Fprintf(&b, " match=%q", r.Match)
-	}
+	writeEnding(&b, r.ExitCode, r.Signal, r.Reason, r.Match)
 	if r.LostBytes > 0 {
 		fmt.Fprintf(&b, " | lost=%dB", r.LostBytes)
 	}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -31,7 +30,7 @@ type pkg struct {
 // module ("internal/session", "cmd/agentty").
 func list(t *testing.T) map[string]pkg {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "list", "-json", "./...")
+	cmd := exec.Command("go", "list", "-json", "./...")
 	cmd.Dir = root(t)
 	out, err := cmd.Output()
 	if err != nil {

@@ -22,21 +22,7 @@ func TestConfigExample(t *testing.T) {
 	}
 	fs.Int("max-sessions", 0, "")
 	limitFlags(fs)
-	cfg, err := config.Load(fs, []string{"-config", "../../docs/config.example.toml"}, &config.Options{Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cfg.Check(fs, configSections...); err != nil {
-		t.Fatal(err)
-	}
-	var rules policy.Rules
-	if err := cfg.Section("policy", &rules); err != nil {
-		t.Fatal(err)
-	}
-	p, err := policy.New(policy.Options{Rules: rules, Protected: []string{cfg.Dir}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, p := loadPolicy(t, fs, "../../docs/config.example.toml")
 	for cmd, want := range map[string]string{
 		"git push --force origin main": policy.RuleDenyPatterns,
 		"git push origin main":         policy.RuleConfirmPatterns,
@@ -78,21 +64,7 @@ func TestConfigExample_PolicyDoc(t *testing.T) {
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	cfg, err := config.Load(fs, []string{"-config", path}, &config.Options{Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cfg.Check(fs, configSections...); err != nil {
-		t.Fatal(err)
-	}
-	var rules policy.Rules
-	if err := cfg.Section("policy", &rules); err != nil {
-		t.Fatal(err)
-	}
-	p, err := policy.New(policy.Options{Rules: rules, Protected: []string{cfg.Dir}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := loadPolicy(t, fs, path)
 	const root = "/home/me/projects"
 	for _, c := range []struct{ cmd, cwd, want string }{
 		{"ls -l", root, ""},
@@ -110,4 +82,26 @@ func TestConfigExample_PolicyDoc(t *testing.T) {
 			t.Errorf("%q in %s: %s, want rule %q", c.cmd, c.cwd, d, c.want)
 		}
 	}
+}
+
+// loadPolicy loads the configuration file at path with serve's flags fs
+// (no environment), checks its sections, and compiles its [policy] table.
+func loadPolicy(t *testing.T, fs *flag.FlagSet, path string) (*config.Config, *policy.Policy) {
+	t.Helper()
+	cfg, err := config.Load(fs, []string{"-config", path}, &config.Options{Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Check(fs, configSections...); err != nil {
+		t.Fatal(err)
+	}
+	var rules policy.Rules
+	if err := cfg.Section("policy", &rules); err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.New(policy.Options{Rules: rules, Protected: []string{cfg.Dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, p
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,6 +45,10 @@ type Endpoint struct {
 	MCP     *mcp.Server
 	Logger  *slog.Logger
 	Version string
+	// Console is the person's API (session list, live stream, input lease,
+	// logs, kill, export) that front ends mount under /v1/, behind their own
+	// authentication; nil until the server core provides one.
+	Console http.Handler
 }
 
 // Serve runs t until ctx ends, Close is called, or t stops on its own (a

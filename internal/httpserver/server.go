@@ -1,7 +1,8 @@
 // Package httpserver serves agentty's MCP server to remote clients over
 // HTTP: MCP streamable HTTP at /mcp (the current and older protocol
 // revisions, through the go-sdk handler), the legacy HTTP+SSE transport at
-// /sse, and /healthz for supervisors.
+// /sse, /healthz for supervisors, and the person's live web view at / with
+// the console API under /v1/ (internal/web).
 //
 // It is safe by default: it refuses to listen beyond loopback unless a
 // bearer token is configured, checks the token on every MCP route in
@@ -29,6 +30,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentty/agentty/internal/web"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -75,6 +77,14 @@ type Options struct {
 	// DefaultFDReserve for sessions.
 	MaxConns, MaxConnsPerIP int
 	Logger                  *slog.Logger
+	// Console is the person's console API, mounted under /v1/ behind the
+	// web login cookie or the token (nil: those routes answer 503). The
+	// web view's page is served at / either way.
+	Console http.Handler
+	// Logins issues and redeems the web view's one-time login URLs (nil:
+	// the server's own). A daemon shares one with its socket, which issues
+	// them.
+	Logins *web.Logins
 }
 
 // Server is a listening HTTP front end for one *mcp.Server.
@@ -203,9 +213,11 @@ func (s *Server) URL() string {
 	return scheme + "://" + s.ln.Addr().String()
 }
 
-// handler routes /mcp, /sse and /healthz. Every MCP route is checked in
-// this order: Origin (403), bearer token (401), then the SDK's own Host
-// check (403) and protocol handling.
+// handler routes /mcp, /sse, /healthz, and everything else to the web view
+// (the page at /, the console API under /v1/). Every MCP route is checked
+// in this order: Origin (403), bearer token (401), then the SDK's own Host
+// check (403) and protocol handling; the web view's routes: Origin (403),
+// then the login cookie or bearer token (401).
 func (s *Server) handler(origins originSet) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return s.mcp }
 	// go-sdk v1.8.0 serves 2026-07-28 only from a stateless handler and the
@@ -230,6 +242,8 @@ func (s *Server) handler(origins originSet) http.Handler {
 	mux.Handle("/mcp", guard(streamable))
 	mux.Handle("/sse", guard(markStream(sse)))
 	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.Handle("/", checkOrigin(origins, web.Handler(web.Options{Console: s.opts.Console, Logins: s.opts.Logins,
+		Token: s.opts.Token, Secure: s.opts.TLSCert != "", BaseURL: s.URL, Logger: s.log})))
 	return mux
 }
 

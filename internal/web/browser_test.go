@@ -72,6 +72,3 @@ func TestPage_BrowserAgainstFakeConsole(t *testing.T) {
 		browsertest.Screenshot(t, ctx, "web-fake-console.png")
 	})
 }
-
-
-

@@ -18,6 +18,7 @@ Usage:
   agentty serve [flags]   run the MCP server on stdio (what MCP clients launch)
   agentty serve -http 127.0.0.1:7777
                           serve MCP over HTTP (/mcp, legacy /sse) to remote and many clients
+  agentty web [-http URL] print a one-time login URL for the live web view (the sessions in a browser)
   agentty demo            start a server, drive a python3 REPL through it, print each step
   agentty bench [flags]   measure round trips, throughput and memory
   agentty version         print the version
@@ -45,6 +46,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "serve":
 		return serve(args[1:], stderr)
+	case "web":
+		return web(args[1:], stdout, stderr)
 	case "demo":
 		return demo(args[1:], stdout, stderr)
 	case "bench":

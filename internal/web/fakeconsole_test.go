@@ -43,7 +43,7 @@ func newFakeConsole() *fakeConsole { return &fakeConsole{sessions: map[string]*f
 
 // start runs argv as session id, in a PTY or with pipes; the program is
 // killed when the test ends.
-func (f *fakeConsole) start(t *testing.T, id, mode string, argv ...string) *fakeSession {
+func (f *fakeConsole) start(t testing.TB, id, mode string, argv ...string) *fakeSession {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "PYTHONDONTWRITEBYTECODE=1")

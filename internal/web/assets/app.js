@@ -84,6 +84,7 @@
       this.holding = false;   // the person asked for the keyboard
       this.closed = false;
       this.received = 0;      // output bytes received, for the benchmark
+      this.lastReceived = 0;  // when the last of them arrived (performance.now)
       this.hooks = [];        // called after output was written (benchmark)
       $('view').hidden = false;
       $('view-title').textContent = s.id + (s.command ? ': ' + s.command : '');
@@ -153,6 +154,7 @@
     output(b) {
       const ch = b[0], data = b.subarray(1);
       this.received += data.length;
+      this.lastReceived = performance.now();
       if (this.pipe) { this.log(ch, data); this.hooks.forEach((h) => h(data)); return; }
       this.term.write(data, () => this.hooks.forEach((h) => h(data)));
     }

@@ -152,5 +152,5 @@ func Type(s string) chromedp.Action {
 
 // Quote makes s a JavaScript string literal.
 func Quote(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`).Replace(s) + "'"
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`, "\r", `\r`).Replace(s) + "'"
 }

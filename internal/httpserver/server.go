@@ -83,7 +83,7 @@ type Options struct {
 	Console http.Handler
 	// Logins issues and redeems the web view's one-time login URLs (nil:
 	// the server's own). A daemon shares one with its socket, which issues
-	// them.
+	// them with Logins.Handler; New records the server's URL in it.
 	Logins *web.Logins
 }
 
@@ -187,6 +187,10 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 		ln = tls.NewListener(ln, tlsConf)
 	}
 	s := &Server{mcp: srv, opts: opts, log: log, ln: ln, lim: lim}
+	if s.opts.Logins == nil {
+		s.opts.Logins = web.NewLogins()
+	}
+	s.opts.Logins.Serving(s.URL())
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	srv.AddReceivingMiddleware(s.bindCall)
 	s.http = &http.Server{
@@ -243,7 +247,7 @@ func (s *Server) handler(origins originSet) http.Handler {
 	mux.Handle("/sse", guard(markStream(sse)))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("/", checkOrigin(origins, web.Handler(web.Options{Console: s.opts.Console, Logins: s.opts.Logins,
-		Token: s.opts.Token, Secure: s.opts.TLSCert != "", BaseURL: s.URL, Logger: s.log})))
+		Token: s.opts.Token, Secure: s.opts.TLSCert != "", BaseURL: s.URL(), Logger: s.log})))
 	return mux
 }
 

@@ -191,3 +191,28 @@ func trim(s string) string {
 	}
 	return s
 }
+
+// TestLogins_HandlerForTrustedFrontEnds: the daemon socket's login route
+// names the page's front end, and says so while none serves it.
+func TestLogins_HandlerForTrustedFrontEnds(t *testing.T) {
+	l := NewLogins()
+	rec := httptest.NewRecorder()
+	l.Handler().ServeHTTP(rec, httptest.NewRequest("POST", LoginAPIPath, nil))
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "-web") {
+		t.Fatalf("before Serving: %d %s", rec.Code, rec.Body)
+	}
+	l.Serving("http://127.0.0.1:4242")
+	rec = httptest.NewRecorder()
+	l.Handler().ServeHTTP(rec, httptest.NewRequest("POST", LoginAPIPath, nil))
+	var r LoginReply
+	if err := json.Unmarshal(rec.Body.Bytes(), &r); err != nil || rec.Code != 200 {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	tok, ok := strings.CutPrefix(r.URL, "http://127.0.0.1:4242"+LoginPath+"?t=")
+	if !ok {
+		t.Fatalf("URL %q", r.URL)
+	}
+	if _, ok := l.Redeem(tok); !ok {
+		t.Fatal("the token it handed out does not redeem")
+	}
+}

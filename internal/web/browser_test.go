@@ -26,6 +26,7 @@ func TestPage_BrowserAgainstFakeConsole(t *testing.T) {
 	fc := newFakeConsole()
 	fc.start(t, "py1", "pty", "python3", "-q")
 	fc.start(t, "pipe1", "pipe", "sh", "-c", "echo to-stdout; echo to-stderr >&2; read x")
+	fc.past("old1", "vim notes.txt", `{"version":2,"width":40,"height":5}`+"\n"+`[0.1,"o","recorded \u001b[1mbold\u001b[0m line\r\n"]`+"\n"+`[0.2,"r","50x6"]`+"\n")
 	l := NewLogins()
 	srv := httptest.NewServer(Handler(Options{Console: fc, Logins: l}))
 	t.Cleanup(srv.Close)
@@ -34,7 +35,7 @@ func TestPage_BrowserAgainstFakeConsole(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+LoginPath+"?t="+tok)); err != nil {
 		t.Fatal(err)
 	}
-	browsertest.WaitJS(t, ctx, pageTimeout, `location.pathname === '/' && document.querySelectorAll('#sessions tbody tr').length === 2`,
+	browsertest.WaitJS(t, ctx, pageTimeout, `location.pathname === '/' && document.querySelectorAll('#sessions tbody tr').length === 3`,
 		`document.body.innerText`)
 
 	t.Run("pipe session marks stderr", func(t *testing.T) {
@@ -52,6 +53,9 @@ func TestPage_BrowserAgainstFakeConsole(t *testing.T) {
 			t.Fatal(err)
 		}
 		browsertest.WaitJS(t, ctx, pageTimeout, rowsText+`.includes('>>>')`, rowsText)
+		// The terminal takes the session's size, not the window's.
+		browsertest.WaitJS(t, ctx, pageTimeout, `agentty.view().term.cols === 100 && agentty.view().term.rows === 30`,
+			`agentty.view().term.cols + 'x' + agentty.view().term.rows`)
 		// Read-only until taken: a key pressed now must not reach python.
 		if err := chromedp.Run(ctx, chromedp.Click(`#term`, chromedp.ByQuery), browsertest.Type("1")); err != nil {
 			t.Fatal(err)
@@ -70,5 +74,25 @@ func TestPage_BrowserAgainstFakeConsole(t *testing.T) {
 			t.Errorf("screen %q lacks %q: the key pressed before taking the keyboard went in", screen, want)
 		}
 		browsertest.Screenshot(t, ctx, "web-fake-console.png")
+	})
+
+	t.Run("past session replays its recording", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Click(`#sessions tr[data-id="old1"]`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		browsertest.WaitJS(t, ctx, pageTimeout, rowsText+`.startsWith('recorded bold line') && agentty.view().term.cols === 50 && !document.querySelector('#replay').hidden && document.querySelector('#take').hidden`,
+			rowsText+` + ' ' + agentty.view().term.cols`)
+	})
+
+	t.Run("search finds a line and opens its session", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.SetValue(`#q`, "to-stderr", chromedp.ByQuery), chromedp.Click(`#search button`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		browsertest.WaitJS(t, ctx, pageTimeout, `document.querySelector('#results-info').textContent === '1 match' &&
+			/^pipe1:[12]to-stderr$/.test(document.querySelector('#results-list li').textContent)`, `document.querySelector('#results').innerText`)
+		if err := chromedp.Run(ctx, chromedp.Click(`#results-list li`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		browsertest.WaitJS(t, ctx, pageTimeout, `agentty.view().id === 'pipe1' && document.querySelector('#log').textContent.includes('to-stderr')`, `document.querySelector('#view').innerText`)
 	})
 }

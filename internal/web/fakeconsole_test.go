@@ -31,6 +31,7 @@ type fakeSession struct {
 	id, command, mode string
 	started           time.Time
 	in                io.Writer // the PTY or stdin
+	cast              string    // a past session's recording; "" for a live one
 
 	mu      sync.Mutex
 	history []byte        // channel-prefixed records, in order; guarded by mu
@@ -50,7 +51,7 @@ func (f *fakeConsole) start(t testing.TB, id, mode string, argv ...string) *fake
 	s := &fakeSession{id: id, command: strings.Join(argv, " "), mode: mode, started: time.Now(), changed: make(chan struct{})}
 	var wg sync.WaitGroup
 	if mode == "pty" {
-		tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
+		tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +114,7 @@ func (s *fakeSession) object() map[string]any {
 		state = "exited"
 	}
 	return map[string]any{"id": s.id, "state": state, "command": s.command, "host": "", "mode": s.mode,
-		"started": s.started, "age_s": int(time.Since(s.started).Seconds()), "holder": s.holder, "live": true}
+		"started": s.started, "age_s": int(time.Since(s.started).Seconds()), "holder": s.holder, "live": s.cast == ""}
 }
 
 func (f *fakeConsole) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -128,7 +129,60 @@ func (f *fakeConsole) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(list)
 	})
 	mux.HandleFunc("GET /v1/sessions/{id}/stream", f.stream)
+	mux.HandleFunc("GET /v1/sessions/{id}/export", func(w http.ResponseWriter, r *http.Request) {
+		if s := f.session(r.PathValue("id")); s != nil && r.URL.Query().Get("format") == "cast" {
+			_, _ = io.WriteString(w, s.cast)
+			return
+		}
+		http.Error(w, `{"error":"no such recording"}`, http.StatusNotFound)
+	})
+	mux.HandleFunc("GET /v1/search", f.search)
 	mux.ServeHTTP(w, r)
+}
+
+// past adds a session the server no longer holds, with its recording.
+func (f *fakeConsole) past(id, command, cast string) {
+	s := &fakeSession{id: id, command: command, mode: "pty", started: time.Now(), cast: cast, done: true, changed: make(chan struct{})}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sessions[id] = s
+	f.order = append(f.order, id)
+}
+
+// search finds the output lines that contain q, in the shape of
+// search_output's result.
+func (f *fakeConsole) search(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query().Get("q")
+	type match struct {
+		SessionID string `json:"session_id"`
+		Line      int    `json:"line"`
+		Text      string `json:"text"`
+	}
+	matches := []match{}
+	f.mu.Lock()
+	for _, id := range f.order {
+		s := f.sessions[id]
+		for i, line := range strings.Split(s.text(), "\n") {
+			if strings.Contains(line, q) {
+				matches = append(matches, match{id, i + 1, strings.TrimRight(line, "\r")})
+			}
+		}
+	}
+	f.mu.Unlock()
+	_ = json.NewEncoder(w).Encode(map[string]any{"matches": matches, "count": len(matches), "complete": true})
+}
+
+// text is the session's output without the channel framing.
+func (s *fakeSession) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var b strings.Builder
+	for rest := s.history; len(rest) >= 5; {
+		n := int(rest[1])<<24 | int(rest[2])<<16 | int(rest[3])<<8 | int(rest[4])
+		b.Write(rest[5 : 5+n])
+		rest = rest[5+n:]
+	}
+	return b.String()
 }
 
 func (f *fakeConsole) session(id string) *fakeSession {
@@ -176,7 +230,7 @@ func (f *fakeConsole) stream(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	if s.mode == "pty" {
-		_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"resize","rows":24,"cols":80}`))
+		_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"resize","rows":30,"cols":100}`))
 	}
 	if err := s.relay(ctx, c); err == nil {
 		_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"exit","exit_code":0}`))

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -37,6 +38,31 @@ type Logins struct {
 	mu       sync.Mutex
 	pending  map[[32]byte]time.Time // login token hash -> expiry; guarded by mu
 	sessions map[[32]byte]time.Time // cookie value hash -> expiry; guarded by mu
+	base     string                 // URL of the front end serving the page; guarded by mu
+}
+
+// Serving records the URL (scheme://host:port) of the front end that
+// serves the page, for the login URLs Handler hands out.
+func (l *Logins) Serving(base string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.base = base
+}
+
+// Handler answers LoginAPIPath for a front end whose callers are trusted
+// already (the daemon's unix socket, which checked the peer's uid): a
+// LoginReply for the page's front end, or 503 while none serves it.
+func (l *Logins) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.mu.Lock()
+		base := l.base
+		l.mu.Unlock()
+		if base == "" {
+			writeError(w, http.StatusServiceUnavailable, "no web view is being served: start the daemon with -web 127.0.0.1:PORT (or use agentty serve -http)")
+			return
+		}
+		issueLogin(w, l, base)
+	})
 }
 
 // NewLogins returns an empty Logins.

@@ -50,8 +50,8 @@ type Options struct {
 	// Secure marks the cookie Secure (the server speaks TLS).
 	Secure bool
 	// BaseURL is the server's URL (scheme://host:port) for the login URLs
-	// LoginAPIPath returns (nil: from the request's Host).
-	BaseURL func() string
+	// LoginAPIPath returns ("": from the request's Host).
+	BaseURL string
 	Logger  *slog.Logger
 }
 
@@ -188,17 +188,15 @@ func (h *handler) issue(w http.ResponseWriter, r *http.Request) {
 	if h.o.Secure {
 		base = "https://" + r.Host
 	}
-	if h.o.BaseURL != nil {
-		base = h.o.BaseURL()
+	if h.o.BaseURL != "" {
+		base = h.o.BaseURL
 	}
-	IssueLogin(w, h.o.Logins, base)
+	issueLogin(w, h.o.Logins, base)
 }
 
-// IssueLogin issues a login token from l and answers with a LoginReply
-// whose URL starts with base (scheme://host:port). A front end whose
-// callers are trusted already (the daemon's socket, which checked the peer
-// uid) serves LoginAPIPath with it directly.
-func IssueLogin(w http.ResponseWriter, l *Logins, base string) {
+// issueLogin issues a login token from l and answers with a LoginReply
+// whose URL starts with base (scheme://host:port).
+func issueLogin(w http.ResponseWriter, l *Logins, base string) {
 	tok, exp := l.Issue()
 	path := LoginPath + "?t=" + tok
 	w.Header().Set("Content-Type", "application/json")

@@ -229,9 +229,8 @@ func (f *fakeConsole) stream(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}()
-	if s.mode == "pty" {
-		_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"resize","rows":30,"cols":100}`))
-	}
+	// Like the real console: the state first, with the terminal's size.
+	_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"state","state":"running","rows":30,"cols":100,"holder":""}`))
 	if err := s.relay(ctx, c); err == nil {
 		_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"exit","exit_code":0}`))
 		_ = c.Close(websocket.StatusNormalClosure, "")

@@ -192,7 +192,10 @@
           this.buttons();
           break;
         case 'state':
+          // The first message: the session's state, size and holder.
           if (ev.state) $('view-state').textContent = ev.state;
+          if (this.term && ev.rows > 0 && ev.cols > 0) this.term.resize(ev.cols, ev.rows);
+          this.showHolder(ev.holder || '');
           break;
         case 'error':
           $('view-note').textContent = ev.error || ev.message || 'error';

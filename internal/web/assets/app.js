@@ -182,6 +182,7 @@
           break;
         case 'lease':
           this.showHolder(ev.holder || '');
+          refresh();
           // Someone else (a person attached in a terminal) took the keyboard.
           if (ev.holder && !/web/.test(ev.holder)) { this.holding = false; this.buttons(); }
           break;

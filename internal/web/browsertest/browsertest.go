@@ -63,7 +63,9 @@ func New(t testing.TB) context.Context {
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	t.Cleanup(func() { cancel(); cancelAlloc() })
+	// Closing the browser gracefully waits for it to exit, so its profile
+	// directory is no longer written when the test removes it.
+	t.Cleanup(func() { _ = chromedp.Cancel(ctx); cancel(); cancelAlloc() })
 	// Start the browser now, so a broken install fails here and not in
 	// the first step of the test.
 	if err := chromedp.Run(ctx); err != nil {

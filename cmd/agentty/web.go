@@ -101,18 +101,13 @@ func webLogin(ctx context.Context, base, token string) (string, error) {
 }
 
 // daemonSocket is where this user's agentty daemon listens:
-// $XDG_RUNTIME_DIR/agentty/agentty.sock, else under the state directory
-// (~/.local/state/agentty). The daemon's own code decides the path; this
-// must name the same one.
+// $XDG_RUNTIME_DIR/agentty/agentty.sock, else run/agentty.sock in the state
+// directory. It must name what the daemon's own code (internal/daemon's
+// DefaultSocket) names; once that is on main, this calls it.
 func daemonSocket() string {
-	dir := os.Getenv("XDG_RUNTIME_DIR")
-	if dir == "" {
-		state := os.Getenv("XDG_STATE_HOME")
-		if state == "" {
-			home, _ := os.UserHomeDir()
-			state = filepath.Join(home, ".local", "state")
-		}
-		return filepath.Join(state, "agentty", "agentty.sock")
+	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		return filepath.Join(d, "agentty", "agentty.sock")
 	}
-	return filepath.Join(dir, "agentty", "agentty.sock")
+	state, _ := defaultDataDir()
+	return filepath.Join(state, "run", "agentty.sock")
 }

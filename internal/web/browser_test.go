@@ -26,6 +26,8 @@ func TestPage_BrowserAgainstFakeConsole(t *testing.T) {
 	fc := newFakeConsole()
 	fc.start(t, "py1", "pty", "python3", "-q")
 	fc.start(t, "pipe1", "pipe", "sh", "-c", "echo to-stdout; echo to-stderr >&2; read x")
+	slow := fc.start(t, "slow", "pty", "sh", "-c", "printf 'only once'; read x")
+	slow.behind = 2
 	fc.past("old1", "vim notes.txt", `{"version":2,"width":40,"height":5}`+"\n"+`[0.1,"o","recorded \u001b[1mbold\u001b[0m line\r\n"]`+"\n"+`[0.2,"r","50x6"]`+"\n")
 	l := NewLogins()
 	srv := httptest.NewServer(Handler(Options{Console: fc, Logins: l}))
@@ -35,7 +37,7 @@ func TestPage_BrowserAgainstFakeConsole(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+LoginPath+"?t="+tok)); err != nil {
 		t.Fatal(err)
 	}
-	browsertest.WaitJS(t, ctx, pageTimeout, `location.pathname === '/' && document.querySelectorAll('#sessions tbody tr').length === 3`,
+	browsertest.WaitJS(t, ctx, pageTimeout, `location.pathname === '/' && document.querySelectorAll('#sessions tbody tr').length === 4`,
 		`document.body.innerText`)
 
 	t.Run("pipe session marks stderr", func(t *testing.T) {
@@ -74,6 +76,14 @@ func TestPage_BrowserAgainstFakeConsole(t *testing.T) {
 			t.Errorf("screen %q lacks %q: the key pressed before taking the keyboard went in", screen, want)
 		}
 		browsertest.Screenshot(t, ctx, "web-fake-console.png")
+	})
+
+	t.Run("a stream that fell behind reconnects and replays once", func(t *testing.T) {
+		if err := chromedp.Run(ctx, chromedp.Click(`#sessions tr[data-id="slow"]`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		browsertest.WaitJS(t, ctx, pageTimeout, `(`+rowsText+`.match(/only once/g) || []).length === 1 && agentty.view().retries === 2 && agentty.view().ws.readyState === 1 && document.querySelector('#view-note').textContent === ''`,
+			rowsText+` + ' | ' + document.querySelector('#view-note').textContent + ' | ' + agentty.view().retries`)
 	})
 
 	t.Run("past session replays its recording", func(t *testing.T) {

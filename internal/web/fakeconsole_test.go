@@ -38,6 +38,9 @@ type fakeSession struct {
 	changed chan struct{} // closed and replaced on new output; guarded by mu
 	done    bool          // the program exited; guarded by mu
 	holder  string        // guarded by mu
+	// behind closes this many streams, after their history, as the real
+	// console closes a client that fell behind; guarded by mu.
+	behind int
 }
 
 func newFakeConsole() *fakeConsole { return &fakeConsole{sessions: map[string]*fakeSession{}} }
@@ -231,15 +234,24 @@ func (f *fakeConsole) stream(w http.ResponseWriter, r *http.Request) {
 	}()
 	// Like the real console: the state first, with the terminal's size.
 	_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"state","state":"running","rows":30,"cols":100,"holder":""}`))
-	if err := s.relay(ctx, c); err == nil {
+	s.mu.Lock()
+	drop := s.behind > 0
+	s.behind--
+	s.mu.Unlock()
+	if drop {
+		_ = s.relay(ctx, c, false)
+		_ = c.Close(websocket.StatusTryAgainLater, "fell behind")
+		return
+	}
+	if err := s.relay(ctx, c, true); err == nil {
 		_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"exit","exit_code":0}`))
 		_ = c.Close(websocket.StatusNormalClosure, "")
 	}
 }
 
-// relay sends the history from the start, then follows it until the
-// program exits (nil) or ctx ends.
-func (s *fakeSession) relay(ctx context.Context, c *websocket.Conn) error {
+// relay sends the history from the start, then, if follow, follows it
+// until the program exits (nil) or ctx ends.
+func (s *fakeSession) relay(ctx context.Context, c *websocket.Conn, follow bool) error {
 	off := 0
 	for {
 		s.mu.Lock()
@@ -253,7 +265,7 @@ func (s *fakeSession) relay(ctx context.Context, c *websocket.Conn) error {
 			}
 			rest, off = rest[5+n:], off+5+n
 		}
-		if done {
+		if done || !follow {
 			return nil
 		}
 		select {

@@ -22,8 +22,8 @@ import (
 type urlCatcher struct{ url chan string }
 
 func (h urlCatcher) Enabled(context.Context, slog.Level) bool { return true }
-func (h urlCatcher) WithAttrs([]slog.Attr) slog.Handler        { return h }
-func (h urlCatcher) WithGroup(string) slog.Handler             { return h }
+func (h urlCatcher) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h urlCatcher) WithGroup(string) slog.Handler            { return h }
 func (h urlCatcher) Handle(_ context.Context, r slog.Record) error {
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key == "web" {

@@ -83,6 +83,7 @@
       this.pipe = s.mode === 'pipe';
       this.holding = false;   // the person asked for the keyboard
       this.closed = false;
+      this.retries = 0;       // reconnections in a row after falling behind
       this.received = 0;      // output bytes received, for the benchmark
       this.lastReceived = 0;  // when the last of them arrived (performance.now)
       this.hooks = [];        // called after output was written (benchmark)
@@ -122,12 +123,12 @@
     }
 
     buttons() {
-      const canType = !this.pipe && this.live && !this.exited;
+      const canType = !this.pipe && this.live && !this.exited && !this.ended;
       $('take').hidden = !canType || this.holding;
       $('release').hidden = !canType || !this.holding;
       $('fit').hidden = !canType || !this.holding;
       $('replay').hidden = this.live !== false || this.pipe;
-      $('kill').hidden = !this.live || this.exited;
+      $('kill').hidden = !this.live || this.exited || this.ended;
       if (this.term) this.term.options.disableStdin = !this.holding;
     }
 
@@ -141,13 +142,36 @@
         if (typeof e.data === 'string') this.event(JSON.parse(e.data));
         else this.output(new Uint8Array(e.data));
       };
-      ws.onclose = (e) => {
-        if (this.closed) return;
-        this.holding = false;
-        this.exited = this.exited || this.ws === ws;
-        this.buttons();
-        if (!$('view-note').textContent) $('view-note').textContent = 'stream closed' + (e.reason ? ': ' + e.reason : '');
+      ws.onopen = () => {
+        this.opened = performance.now();
+        if (this.retries) $('view-note').textContent = '';
+        if (this.holding) this.send({ type: 'take' }); // again, after a reconnect
       };
+      ws.onclose = (e) => {
+        if (this.closed || this.ws !== ws) return;
+        // 1013: this page fell behind the output; the server says to
+        // reconnect, which replays what it retains. A few times in a row at
+        // most, so a flood it cannot keep up with ends in a message.
+        if (e.code === 1013 && this.retries < 5) {
+          this.retries = performance.now() - this.opened > 10000 ? 1 : this.retries + 1;
+          $('view-note').textContent = 'reconnecting (' + e.reason + ')';
+          setTimeout(() => { if (!this.closed) { this.clear(); this.connect(); } }, 250 * this.retries);
+          return;
+        }
+        this.ended = true;
+        this.holding = false;
+        this.buttons();
+        if (!this.exited) $('view-note').textContent = 'stream closed' + (e.reason ? ': ' + e.reason : '');
+      };
+    }
+
+    // clear empties the view before the stream replays the output.
+    clear() {
+      if (this.term) this.term.reset();
+      if (this.pipe) {
+        $('log').textContent = '';
+        this.decoders = { [CH_OUT]: new TextDecoder(), [CH_ERR]: new TextDecoder() };
+      }
     }
 
     // output renders one binary stream message: a channel byte, then bytes.

@@ -81,6 +81,11 @@ type Options struct {
 	// web login cookie or the token (nil: those routes answer 503). The
 	// web view's page is served at / either way.
 	Console http.Handler
+	// WebOnly serves the web view and /healthz but not MCP (/mcp, /sse),
+	// and hands out login URLs only to clients with the token: a daemon's
+	// -web listener, whose MCP clients and login requests come over its
+	// uid-checked socket.
+	WebOnly bool
 	// Logins issues and redeems the web view's one-time login URLs (nil:
 	// the server's own). A daemon shares one with its socket, which issues
 	// them with Logins.Handler; New records the server's URL in it.
@@ -243,11 +248,13 @@ func (s *Server) handler(origins originSet) http.Handler {
 		return checkOrigin(origins, requireToken(s.opts.Token, stampRemote(h)))
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(streamable))
-	mux.Handle("/sse", guard(markStream(sse)))
+	if !s.opts.WebOnly {
+		mux.Handle("/mcp", guard(streamable))
+		mux.Handle("/sse", guard(markStream(sse)))
+	}
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("/", checkOrigin(origins, web.Handler(web.Options{Console: s.opts.Console, Logins: s.opts.Logins,
-		Token: s.opts.Token, Secure: s.opts.TLSCert != "", BaseURL: s.URL(), Logger: s.log})))
+		Token: s.opts.Token, OpenLogin: !s.opts.WebOnly, Secure: s.opts.TLSCert != "", BaseURL: s.URL(), Logger: s.log})))
 	return mux
 }
 

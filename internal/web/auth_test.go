@@ -19,7 +19,7 @@ var echoConsole = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) 
 func newServer(t *testing.T, token string) (*httptest.Server, *Logins) {
 	t.Helper()
 	l := NewLogins()
-	srv := httptest.NewServer(Handler(Options{Console: echoConsole, Logins: l, Token: token}))
+	srv := httptest.NewServer(Handler(Options{Console: echoConsole, Logins: l, Token: token, OpenLogin: true}))
 	t.Cleanup(srv.Close)
 	return srv, l
 }
@@ -126,6 +126,8 @@ func TestLogin_CookieOpensPageOnce(t *testing.T) {
 func TestLoginAPI_WhoMayAsk(t *testing.T) {
 	open, _ := newServer(t, "")
 	tokened, _ := newServer(t, "sekrit")
+	closed := httptest.NewServer(Handler(Options{Console: echoConsole}))
+	t.Cleanup(closed.Close)
 	cases := []struct {
 		name string
 		srv  *httptest.Server
@@ -134,6 +136,7 @@ func TestLoginAPI_WhoMayAsk(t *testing.T) {
 	}{
 		{"no token, no browser", open, nil, 200},
 		{"no token, a browser", open, map[string]string{"Origin": open.URL}, 403},
+		{"no token, logins by the socket only", closed, nil, 401},
 		{"token, no bearer", tokened, nil, 401},
 		{"token, wrong bearer", tokened, map[string]string{"Authorization": "Bearer nope"}, 401},
 		{"token, bearer", tokened, map[string]string{"Authorization": "Bearer sekrit"}, 200},

@@ -47,6 +47,12 @@ type Options struct {
 	// and has none). A request carrying it passes as a logged-in browser
 	// does.
 	Token string
+	// OpenLogin lets a request without a bearer token and without an
+	// Origin (not a browser) ask for a login URL on a server without a
+	// token: right where every local process can reach /mcp as well
+	// (serve -http on loopback), wrong where MCP is behind a uid check
+	// (the daemon, whose socket hands out login URLs instead).
+	OpenLogin bool
 	// Secure marks the cookie Secure (the server speaks TLS).
 	Secure bool
 	// BaseURL is the server's URL (scheme://host:port) for the login URLs
@@ -57,9 +63,8 @@ type Options struct {
 
 // Handler serves the page at /, its assets, LoginPath, and the console
 // API under /v1/ behind the login cookie or bearer token. LoginAPIPath
-// answers a client with the bearer token, or, on a server without a token
-// (loopback only, where any local process can reach /mcp anyway), a
-// request that carries no Origin (no browser).
+// answers a client with the bearer token, or, with OpenLogin on a server
+// without a token, a request that carries no Origin (no browser).
 func Handler(o Options) http.Handler {
 	if o.Logins == nil {
 		o.Logins = NewLogins()
@@ -179,6 +184,9 @@ func (h *handler) issue(w http.ResponseWriter, r *http.Request) {
 		return
 	case !bearer && h.o.Token != "":
 		writeError(w, http.StatusUnauthorized, "this agentty server has a token: send 'Authorization: Bearer <token>' (agentty web -token-file FILE, or $AGENTTY_TOKEN)")
+		return
+	case !bearer && !h.o.OpenLogin:
+		writeError(w, http.StatusUnauthorized, "login URLs are handed out by the agentty daemon's socket here: run agentty web without -http")
 		return
 	case !bearer && r.Header.Get("Origin") != "":
 		writeError(w, http.StatusForbidden, "a browser may not ask for a login URL; run agentty web")

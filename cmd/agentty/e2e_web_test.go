@@ -137,6 +137,10 @@ func TestWeb_BrowserDrivesPythonREPL(t *testing.T) {
 		t.Fatal(err)
 	}
 	browsertest.WaitJS(t, ctx, 20*time.Second, rows+`.includes('>>>')`, rows)
+	// Read-only until taken: this key must not reach python.
+	if err := chromedp.Run(ctx, chromedp.Click(`#term`, chromedp.ByQuery), browsertest.Type("1")); err != nil {
+		t.Fatal(err)
+	}
 	if err := chromedp.Run(ctx, chromedp.Click(`#take`, chromedp.ByQuery), browsertest.Type("print(6*7)\r")); err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +152,29 @@ func TestWeb_BrowserDrivesPythonREPL(t *testing.T) {
 	if res, err := toolcall.Call(cctx, cs, "read_output", map[string]any{"session_id": st.SessionID, "reader_id": st.ReaderID, "until": "42"}, &rd); err != nil || res.IsError {
 		t.Fatalf("read_output: %v %v", err, res)
 	}
-	if !strings.Contains(rd.Output, "print(6*7)") || !strings.Contains(rd.Output, "42") {
-		t.Errorf("the agent read %q, want the person's print(6*7) and 42", rd.Output)
+	if !strings.Contains(rd.Output, ">>> print(6*7)") || !strings.Contains(rd.Output, "42") {
+		t.Errorf("the agent read %q, want the person's print(6*7) (nothing typed before taking the keyboard) and 42", rd.Output)
+	}
+
+	// While the page holds the keyboard the agent is refused; after
+	// "Hand the keyboard back" it types again.
+	send := map[string]any{"session_id": st.SessionID, "input": "print(7*6)", "until": "42"}
+	res, err := toolcall.Call(cctx, cs, "send_input", send, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || !strings.Contains(textOf(res), "via web") {
+		t.Fatalf("send_input while the page holds the keyboard: %s, want refused naming web", textOf(res))
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`#release`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	browsertest.WaitJS(t, ctx, 20*time.Second, `document.querySelector('#view-holder').textContent === 'keyboard: free'`,
+		`document.querySelector('#view-holder').textContent`)
+	if res, err = toolcall.Call(cctx, cs, "send_input", send, nil); err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		t.Fatalf("send_input after the page handed the keyboard back: %s", textOf(res))
 	}
 }

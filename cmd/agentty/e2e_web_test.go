@@ -152,13 +152,13 @@ func TestWeb_BrowserDrivesPythonREPL(t *testing.T) {
 	if res, err := toolcall.Call(cctx, cs, "read_output", map[string]any{"session_id": st.SessionID, "reader_id": st.ReaderID, "until": "42"}, &rd); err != nil || res.IsError {
 		t.Fatalf("read_output: %v %v", err, res)
 	}
-	if !strings.Contains(rd.Output, ">>> print(6*7)") || !strings.Contains(rd.Output, "42") {
+	if !strings.HasPrefix(rd.Output, "print(6*7)\n42\n") {
 		t.Errorf("the agent read %q, want the person's print(6*7) (nothing typed before taking the keyboard) and 42", rd.Output)
 	}
 
 	// While the page holds the keyboard the agent is refused; after
 	// "Hand the keyboard back" it types again.
-	send := map[string]any{"session_id": st.SessionID, "input": "print(7*6)", "until": "42"}
+	send := map[string]any{"session_id": st.SessionID, "text": "print(7*6)", "enter": true, "until": "42"}
 	res, err := toolcall.Call(cctx, cs, "send_input", send, nil)
 	if err != nil {
 		t.Fatal(err)

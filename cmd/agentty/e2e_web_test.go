@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentty/agentty/internal/toolcall"
+	webview "github.com/agentty/agentty/internal/web"
 	"github.com/agentty/agentty/internal/web/browsertest"
 )
 
@@ -77,6 +79,37 @@ func TestWeb_LoginAndAuth(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		if err == nil || !strings.Contains(string(out), "no agentty daemon is listening") {
 			t.Fatalf("agentty web without a daemon: %v\n%s", err, out)
+		}
+	})
+
+	t.Run("daemon socket", func(t *testing.T) {
+		// What the daemon mounts on its socket: the login route of the
+		// Logins its -web listener shares.
+		runtime := t.TempDir()
+		sock := filepath.Join(runtime, "agentty", "agentty.sock")
+		if err := os.MkdirAll(filepath.Dir(sock), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logins := webview.NewLogins()
+		logins.Serving("http://127.0.0.1:4242")
+		mux := http.NewServeMux()
+		mux.Handle("POST "+webview.LoginAPIPath, logins.Handler())
+		hs := &http.Server{Handler: mux}
+		go func() { _ = hs.Serve(ln) }()
+		t.Cleanup(func() { _ = hs.Close() })
+		for _, args := range [][]string{{"-socket", sock}, nil} {
+			url := webLoginURL(t, []string{"XDG_RUNTIME_DIR=" + runtime}, args...)
+			tok, ok := strings.CutPrefix(url, "http://127.0.0.1:4242/login?t=")
+			if !ok {
+				t.Fatalf("agentty web %v printed %q", args, url)
+			}
+			if _, ok := logins.Redeem(tok); !ok {
+				t.Fatalf("the token agentty web %v printed does not redeem", args)
+			}
 		}
 	})
 

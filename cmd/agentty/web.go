@@ -20,7 +20,7 @@ import (
 // (internal/web.LoginAPIPath, which this client may not import).
 const webLoginPath = "/v1/web/login"
 
-const webHelp = `Usage: agentty web [-http URL] [-token-file FILE]
+const webHelp = `Usage: agentty web [-http URL] [-token-file FILE] [-socket PATH]
 
 Prints a one-time login URL for agentty's live web view: open it in a
 browser within 2 minutes; it works once and logs that browser in (an
@@ -40,6 +40,7 @@ func web(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, webHelp); fs.PrintDefaults() }
 	server := fs.String("http", "", "URL of an agentty HTTP server (e.g. http://127.0.0.1:7777); default: this user's daemon")
 	tokenFile := fs.String("token-file", "", "file holding the server's bearer token (else $"+tokenEnv+")")
+	socket := fs.String("socket", "", "the daemon's socket (default $XDG_RUNTIME_DIR/agentty/agentty.sock, else under the state directory)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -51,7 +52,7 @@ func web(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	url, err := webLogin(ctx, *server, token)
+	url, err := webLogin(ctx, *server, token, *socket)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentty web: %v\n", err)
 		return 1
@@ -62,11 +63,13 @@ func web(args []string, stdout, stderr io.Writer) int {
 }
 
 // webLogin asks the server at base (or, if base is empty, the daemon over
-// its socket) for a login URL.
-func webLogin(ctx context.Context, base, token string) (string, error) {
+// its socket: sock, or the default) for a login URL.
+func webLogin(ctx context.Context, base, token, sock string) (string, error) {
 	client := http.DefaultClient
 	if base == "" {
-		sock := daemonSocket()
+		if sock == "" {
+			sock = daemonSocket()
+		}
 		if _, err := os.Stat(sock); err != nil {
 			return "", fmt.Errorf("no agentty daemon is listening at %s; start one with 'agentty daemon -web 127.0.0.1:PORT', or give a server started with 'agentty serve -http' as -http URL", sock)
 		}

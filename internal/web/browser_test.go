@@ -62,6 +62,8 @@ func TestPage_BrowserAgainstFakeConsole(t *testing.T) {
 		if err := chromedp.Run(ctx, chromedp.Click(`#term`, chromedp.ByQuery), browsertest.Type("1")); err != nil {
 			t.Fatal(err)
 		}
+		browsertest.WaitJS(t, ctx, pageTimeout, `document.querySelector('#view-note').textContent.startsWith('read-only')`,
+			`document.querySelector('#view-note').textContent`)
 		if err := chromedp.Run(ctx, chromedp.Click(`#take`, chromedp.ByQuery), browsertest.Type("print(6*7)\r")); err != nil {
 			t.Fatal(err)
 		}

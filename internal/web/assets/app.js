@@ -104,6 +104,9 @@
         this.term.open($('term'));
         this.term.onData((d) => this.key(enc.encode(d)));
         this.term.onBinary((d) => this.key(Uint8Array.from(d, (c) => c.charCodeAt(0))));
+        $('term').onkeydown = () => {
+          if (!this.holding && !$('take').hidden) $('view-note').textContent = 'read-only: press "Take the keyboard" to type into this session';
+        };
       }
       this.buttons();
       if (s.live === false) this.transcript(); else this.connect();
@@ -236,6 +239,7 @@
 
     take() {
       this.holding = true;
+      $('view-note').textContent = '';
       this.send({ type: 'take' });
       this.buttons();
       this.term.focus();

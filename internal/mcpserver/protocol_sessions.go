@@ -186,6 +186,7 @@ type SessionInfo struct {
 	Cols        int          `json:"cols,omitempty"`
 	Readers     []ReaderInfo `json:"readers"`
 	Host        string       `json:"host,omitempty"`
+	Holder      string       `json:"holder,omitempty"` // a person holds the keyboard (attach, web): input is refused
 	LostAt      *time.Time   `json:"lost_at,omitempty"`
 	LostReason  string       `json:"lost_reason,omitempty"`
 }

@@ -47,7 +47,7 @@ type Endpoint struct {
 	Version string
 	// Console is the person's API (session list, live stream, input lease,
 	// logs, kill, export) that front ends mount under /v1/, behind their own
-	// authentication; nil until the server core provides one.
+	// authentication.
 	Console http.Handler
 }
 
@@ -73,7 +73,7 @@ func (s *Server) Serve(ctx context.Context, t Transport) error {
 	// The front end's goroutine ends when t.Serve returns; if it is stuck
 	// in a write past ShutdownWait it is left to end with that write.
 	served := make(chan error, 1)
-	go func() { served <- t.Serve(ctx, Endpoint{MCP: s.mcp, Logger: s.log, Version: s.version}) }()
+	go func() { served <- t.Serve(ctx, Endpoint{MCP: s.mcp, Logger: s.log, Version: s.version, Console: s.console}) }()
 	var err error
 	select {
 	case err = <-served:

@@ -19,9 +19,9 @@ package console
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/agentty/agentty/internal/cast"
+	"github.com/agentty/agentty/internal/console/api"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/record"
 )
@@ -83,20 +83,11 @@ type Terminal interface {
 	Resize(rows, cols int) error
 }
 
-// SearchResult is what search returns, as JSON.
-type SearchResult struct {
-	Matches  []Match `json:"matches"`
-	Scanned  int64   `json:"scanned_bytes"`
-	Complete bool    `json:"complete"`
-}
-
-// Match is one matching line.
-type Match struct {
-	SessionID string    `json:"session_id"`
-	Line      int64     `json:"line"`
-	Text      string    `json:"text"`
-	Time      time.Time `json:"time"`
-}
+// SearchResult and Match are the wire form of a search.
+type (
+	SearchResult = api.SearchResult
+	Match        = api.Match
+)
 
 // Mark returns err answered with kind's status (ErrNotFound, ErrBadArgs,
 // ErrConflict) while reading as err itself.

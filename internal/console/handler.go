@@ -9,26 +9,11 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/cast"
+	"github.com/agentty/agentty/internal/console/api"
 )
 
 // Session is a session on the wire.
-type Session struct {
-	ID       string    `json:"id"`
-	Name     string    `json:"name,omitempty"`
-	State    string    `json:"state"`
-	Command  string    `json:"command"`
-	Host     string    `json:"host"`
-	Mode     string    `json:"mode"`
-	Started  time.Time `json:"started"`
-	AgeS     int64     `json:"age_s"`
-	Holder   string    `json:"holder"`
-	ExitCode *int      `json:"exit_code"`
-	Signal   string    `json:"signal,omitempty"`
-	Live     bool      `json:"live"`
-	Rows     int       `json:"rows,omitempty"`
-	Cols     int       `json:"cols,omitempty"`
-	Lines    int64     `json:"lines"`
-}
+type Session = api.Session
 
 func wire(e Entry) Session {
 	return Session{ID: e.ID, Name: e.Name, State: string(e.State), Command: e.Command, Host: e.Host, Mode: string(e.Mode),

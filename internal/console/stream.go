@@ -34,17 +34,16 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/agentty/agentty/internal/console/api"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/record"
 )
 
-// Subprotocol is the WebSocket subprotocol of the stream.
-const Subprotocol = "agentty.v1"
-
-// Channels: the first byte of a binary message from the server.
+// Stream wire names, from api.
 const (
-	ChanStdout = 1
-	ChanStderr = 2
+	Subprotocol = api.Subprotocol
+	ChanStdout  = api.ChanStdout
+	ChanStderr  = api.ChanStderr
 )
 
 const (
@@ -55,21 +54,8 @@ const (
 	maxKeys = 64 << 10
 )
 
-// Event is a text message of the stream, in either direction.
-type Event struct {
-	Type     string `json:"type"`
-	Rows     int    `json:"rows,omitempty"`
-	Cols     int    `json:"cols,omitempty"`
-	Holder   string `json:"holder"`
-	ExitCode *int   `json:"exit_code,omitempty"`
-	Signal   string `json:"signal,omitempty"`
-	Error    string `json:"error,omitempty"`
-	// state only
-	ID    string `json:"id,omitempty"`
-	State string `json:"state,omitempty"`
-	Mode  string `json:"mode,omitempty"`
-	Watch bool   `json:"watch,omitempty"`
-}
+// Event is a text message of the stream.
+type Event = api.Event
 
 func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()

@@ -73,7 +73,9 @@ func (s *Server) Serve(ctx context.Context, t Transport) error {
 	// The front end's goroutine ends when t.Serve returns; if it is stuck
 	// in a write past ShutdownWait it is left to end with that write.
 	served := make(chan error, 1)
-	go func() { served <- t.Serve(ctx, Endpoint{MCP: s.mcp, Logger: s.log, Version: s.version, Console: s.console}) }()
+	go func() {
+		served <- t.Serve(ctx, Endpoint{MCP: s.mcp, Logger: s.log, Version: s.version, Console: s.console})
+	}()
 	var err error
 	select {
 	case err = <-served:

@@ -20,7 +20,7 @@ func logs(args []string, stdout, stderr io.Writer) int {
 	var o client.LogOptions
 	setup := func(fs *flag.FlagSet) {
 		fs.BoolVar(&o.Follow, "f", false, "follow: print new output until the session ends")
-		fs.Int64Var(&o.SinceLine, "since-line", 0, "start at this line (1 is the first)")
+		fs.Int64Var(&o.SinceLine, "since-line", 0, "print the output after this line (0: from the start)")
 		fs.BoolVar(&o.Raw, "raw", false, "the output as written, escape sequences and all")
 	}
 	return consoleCommand("logs", logsUsage, args, stderr, true, setup, func(ctx context.Context, c *client.Client, id string) error {

@@ -11,8 +11,8 @@ import (
 // logChunk is the most output one read of the log copies.
 const logChunk = 256 << 10
 
-// log answers GET /v1/sessions/{id}/log: the session's output from line
-// since_line (1-based; 0 or none: the first retained), as clean text or,
+// log answers GET /v1/sessions/{id}/log: the session's output after line
+// since_line (0 or none: from the first retained, as read_output), as clean text or,
 // with raw=1, the bytes as written; with follow=1 it streams new output
 // until the session ends or the client goes away.
 func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
@@ -21,7 +21,7 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 	if s := q.Get("since_line"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n < 0 {
-			fail(w, http.StatusBadRequest, "since_line is a line number (1 is the first line)")
+			fail(w, http.StatusBadRequest, "since_line is a line number: output after it is returned (0: from the start)")
 			return
 		}
 		since = n
@@ -34,8 +34,8 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 	}
 	l := t.Output()
 	off := l.Stats().Start
-	if since > 1 {
-		off = max(off, l.OffsetAfterLine(since-1))
+	if since > 0 {
+		off = max(off, l.OffsetAfterLine(since))
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")

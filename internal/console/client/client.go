@@ -155,7 +155,7 @@ func (c *Client) Kill(ctx context.Context, id string) (api.Session, error) {
 
 // LogOptions select what Log copies.
 type LogOptions struct {
-	SinceLine int64 // first line (1-based); 0: the first retained
+	SinceLine int64 // output after this line; 0: from the first retained
 	Raw       bool  // the bytes as written, escape sequences and all
 	Follow    bool  // keep copying new output until the session ends
 }

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 
@@ -35,7 +36,7 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 	l := t.Output()
 	off := l.Stats().Start
 	if since > 0 {
-		off = max(off, l.OffsetAfterLine(since))
+		off = max(off, lineStart(l, since))
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -89,5 +90,25 @@ func closed(c <-chan struct{}) bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// lineStart is the offset just after the n-th newline (n >= 1). The log's
+// OffsetAfterLine answers its end for the last newline, skipping the
+// unfinished line after it (a prompt), which a person wants to see.
+func lineStart(l outlog.Log, n int64) int64 {
+	if n < l.Stats().Lines {
+		return l.OffsetAfterLine(n)
+	}
+	off := l.OffsetAfterLine(n - 1)
+	for {
+		sl := l.Read(off, -1, logChunk, outlog.Both)
+		if i := bytes.IndexByte(sl.Data, '\n'); i >= 0 {
+			return sl.From + int64(i) + 1
+		}
+		if len(sl.Data) == 0 {
+			return sl.Next
+		}
+		off = sl.Next
 	}
 }

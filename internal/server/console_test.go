@@ -16,7 +16,6 @@ import (
 
 	"github.com/agentty/agentty/internal/console/api"
 	"github.com/agentty/agentty/internal/console/client"
-	"github.com/agentty/agentty/internal/toolcall"
 )
 
 // consoleTransport is a front end that carries one in-memory MCP client
@@ -42,11 +41,12 @@ type consoleServer struct {
 	audit  string // the audit log's directory
 }
 
-func startConsole(t *testing.T) *consoleServer {
+func startConsole(t *testing.T, lease time.Duration) *consoleServer {
 	t.Helper()
 	var log logBuffer
 	cfg := testConfig(t, t.TempDir(), &log)
 	cfg.Guard = nil
+	cfg.Sessions.LeaseTimeout = lease
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +126,7 @@ func (c *consoleServer) client(t *testing.T) *client.Client {
 }
 
 func TestConsole_SessionsLogKill(t *testing.T) {
-	c := startConsole(t)
+	c := startConsole(t, 0)
 	id := c.python(t)
 	var sent struct {
 		Output string `json:"output"`
@@ -245,4 +245,3 @@ func auditLines(t *testing.T, dir, event string) []map[string]any {
 	return out
 }
 
-var _ = toolcall.Text

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"net/http"
 	"strconv"
+	"strings"
 
+	"github.com/agentty/agentty/internal/cast"
 	"github.com/agentty/agentty/internal/outlog"
-	"github.com/agentty/agentty/internal/termtext"
 )
 
 // logChunk is the most output one read of the log copies.
@@ -44,7 +45,7 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 	if f, ok := w.(http.Flusher); ok && follow {
 		flush = f.Flush
 	}
-	var pending []byte // raw=0: bytes Clean kept for the next call
+	var clean liveText // raw=0
 	for {
 		changed := l.Changed()
 		// A program's descendants may hold its output open after it
@@ -54,10 +55,7 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 		off = sl.Next
 		data := sl.Data
 		if !raw {
-			pending = append(pending, data...)
-			text, n := termtext.Clean(pending, sl.EOF)
-			pending = append(pending[:0], pending[n:]...)
-			data = []byte(text)
+			data = []byte(clean.Lines(data))
 		}
 		if len(data) > 0 {
 			if _, err := w.Write(data); err != nil {
@@ -65,14 +63,24 @@ func (h *Handler) log(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if sl.EOF || ((!follow || ended) && sl.Next >= sl.End) {
-			if !raw && len(pending) > 0 {
-				text, _ := termtext.Clean(pending, true)
-				_, _ = w.Write([]byte(text))
+			if !raw {
+				_, _ = w.Write([]byte(clean.Rest()))
+			}
+			if follow { // the output ends just before the exit is known
+				select {
+				case <-t.Done():
+				case <-r.Context().Done():
+				}
 			}
 			return
 		}
 		if len(sl.Data) > 0 {
 			continue
+		}
+		// Caught up while following: show the line being written (a
+		// prompt); it is written again once complete.
+		if !raw {
+			_, _ = w.Write([]byte(clean.Partial()))
 		}
 		flush()
 		select {
@@ -111,4 +119,42 @@ func lineStart(l outlog.Log, n int64) int64 {
 		}
 		off = sl.Next
 	}
+}
+
+// liveText is clean text of output arriving in pieces, for a reader that
+// also wants the unfinished line (a prompt) shown while it waits.
+type liveText struct {
+	c     cast.Cleaner
+	shown string // clean text of the unfinished line already written
+}
+
+// Lines returns the text of the lines p completes, less what was shown.
+func (l *liveText) Lines(p []byte) string { return l.after(l.c.Lines(p)) }
+
+// Rest returns the rest of the text at the end of the output.
+func (l *liveText) Rest() string { return l.after(l.c.Rest()) }
+
+// Partial returns what to write so the unfinished line shows.
+func (l *liveText) Partial() string {
+	p := l.c.Partial()
+	if p == l.shown {
+		return ""
+	}
+	out := l.after(p)
+	l.shown = p
+	return out
+}
+
+// after returns text without the part of its first line already shown; a
+// line redrawn differently is written again on a line of its own.
+func (l *liveText) after(text string) string {
+	if l.shown == "" || text == "" {
+		return text
+	}
+	shown := l.shown
+	l.shown = ""
+	if strings.HasPrefix(text, shown) {
+		return text[len(shown):]
+	}
+	return "\n" + text
 }

@@ -244,4 +244,3 @@ func auditLines(t *testing.T, dir, event string) []map[string]any {
 	}
 	return out
 }
-

@@ -66,14 +66,15 @@ func WriteCast(w io.Writer, rec Recording) error {
 	if rows <= 0 || cols <= 0 {
 		rows, cols = 24, 80
 	}
-	h, err := json.Marshal(header{Version: 2, Width: cols, Height: rows, Timestamp: rec.Started.Unix(),
-		Command: rec.Command, Title: rec.Command, Env: map[string]string{"TERM": "xterm-256color"}})
-	if err != nil {
+	// Output is full of < and >: JSON's HTML escapes would only make it
+	// unreadable.
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(header{Version: 2, Width: cols, Height: rows, Timestamp: rec.Started.Unix(),
+		Command: rec.Command, Title: rec.Command, Env: map[string]string{"TERM": "xterm-256color"}}); err != nil {
 		return err
 	}
-	bw.Write(h)
-	bw.WriteByte('\n')
-	e := &events{w: bw, start: rec.Started}
+	e := &events{enc: enc, start: rec.Started}
 	if err := rec.Each(e.record); err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func WriteCast(w io.Writer, rec Recording) error {
 
 // events writes event lines; its fields belong to one WriteCast call.
 type events struct {
-	w     *bufio.Writer
+	enc   *json.Encoder
 	start time.Time
 	last  float64 // seconds of the last event: times never go backwards
 	lastT time.Time
@@ -120,15 +121,7 @@ func (e *events) write(t time.Time, code, data string) {
 	}
 	sec := max(t.Sub(e.start).Seconds(), e.last, 0)
 	e.last = sec
-	line, err := json.Marshal([]any{json.Number(fmt.Sprintf("%.6f", sec)), code, data})
-	if err != nil {
-		e.err = err
-		return
-	}
-	e.w.Write(line)
-	if err := e.w.WriteByte('\n'); err != nil {
-		e.err = err
-	}
+	e.err = e.enc.Encode([]any{json.Number(fmt.Sprintf("%.6f", sec)), code, data})
 }
 
 // completeUTF8 is the length of p without a trailing incomplete UTF-8

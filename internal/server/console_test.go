@@ -41,7 +41,7 @@ type consoleServer struct {
 	audit  string // the audit log's directory
 }
 
-func startConsole(t *testing.T, lease time.Duration) *consoleServer {
+func startConsole(t testing.TB, lease time.Duration) *consoleServer {
 	t.Helper()
 	var log logBuffer
 	cfg := testConfig(t, t.TempDir(), &log)
@@ -116,7 +116,7 @@ func (c *consoleServer) get(t *testing.T, path string, out any) int {
 	return resp.StatusCode
 }
 
-func (c *consoleServer) client(t *testing.T) *client.Client {
+func (c *consoleServer) client(t testing.TB) *client.Client {
 	t.Helper()
 	cl, err := client.New(client.Target{Socket: c.socket})
 	if err != nil {

@@ -17,12 +17,11 @@ import (
 // streamReader collects one stream's output and events on its own
 // goroutine, so a test waits for what it expects with a deadline.
 type streamReader struct {
-	t       *testing.T
-	changed chan struct{} // closed and replaced at every message
-	out     strings.Builder
-	events  []api.Event
-	end     error
-	msgs    chan func()
+	t      *testing.T
+	out    strings.Builder
+	events []api.Event
+	end    error
+	msgs   chan func()
 }
 
 func readStream(t *testing.T, ctx context.Context, st *client.Stream) *streamReader {

@@ -226,3 +226,41 @@ func TestConsole_LeaseExpires(t *testing.T) {
 	}
 	r.waitEvent("released", j+1, func(e api.Event) bool { return e.Type == "lease" && e.Holder == "" })
 }
+
+// exec_command into a shell a person holds is refused the same way, and
+// leaves the shell free for the next command once the person lets go.
+func TestConsole_LeaseRefusesExecCommand(t *testing.T) {
+	c := startConsole(t, 0)
+	var sh struct {
+		SessionID string `json:"session_id"`
+	}
+	call(t, c.agent, "open_shell", map[string]any{"shell": "bash", "no_rc": true}, &sh)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	st, err := c.client(t).Stream(ctx, sh.SessionID, "web", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.CloseNow()
+	r := readStream(t, ctx, st)
+	if err := st.Send(ctx, api.Event{Type: "take"}); err != nil {
+		t.Fatal(err)
+	}
+	i := r.waitEvent("taken", 0, func(e api.Event) bool { return e.Type == "lease" && e.Holder == "web" })
+	_, err = toolcall.Checked(ctx, c.agent, "exec_command", map[string]any{"session_id": sh.SessionID, "command": "echo hi"}, nil)
+	if want := "a person is typing in session " + sh.SessionID + " via web; read_output still works"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("exec_command while held = %v, want %q", err, want)
+	}
+	if err := st.Send(ctx, api.Event{Type: "release"}); err != nil {
+		t.Fatal(err)
+	}
+	r.waitEvent("released", i+1, func(e api.Event) bool { return e.Type == "lease" && e.Holder == "" })
+	var res struct {
+		Output   string `json:"output"`
+		ExitCode *int   `json:"exit_code"`
+	}
+	call(t, c.agent, "exec_command", map[string]any{"session_id": sh.SessionID, "command": "echo hi"}, &res)
+	if res.Output != "hi\n" || res.ExitCode == nil || *res.ExitCode != 0 {
+		t.Errorf("exec_command after release = %+v", res)
+	}
+}

@@ -46,8 +46,9 @@ type Endpoint struct {
 	Logger  *slog.Logger
 	Version string
 	// Console is the person's API (session list, live stream, input lease,
-	// logs, kill, export) that front ends mount under /v1/, behind their own
-	// authentication.
+	// logs, kill, export; internal/console) that front ends mount under
+	// /v1/ (mux.Handle("/v1/", ep.Console), prefix not stripped), behind
+	// their own authentication.
 	Console http.Handler
 }
 

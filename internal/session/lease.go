@@ -48,6 +48,9 @@ type LeaseRecorder interface {
 type lease struct {
 	holder string      // "" when no person holds it
 	timer  *time.Timer // ends the lease LeaseTimeout after the last key
+	// gen counts takes; a timer that fired late (after a newer key)
+	// carries an old gen and leaves the renewed lease alone.
+	gen uint64
 }
 
 // Holder is who holds the keyboard now ("" when nobody: agents may type).
@@ -104,25 +107,44 @@ func (s *Session) Take(who string) error {
 	}
 	s.mu.Lock()
 	prev := s.lease.holder
-	if s.lease.timer == nil {
-		s.lease.timer = time.AfterFunc(s.mgr.leaseTimeout(), func() { s.endLease("", "idle") })
-	} else {
-		s.lease.timer.Reset(s.mgr.leaseTimeout())
+	if s.lease.timer != nil {
+		s.lease.timer.Stop()
 	}
+	s.lease.gen++
+	gen := s.lease.gen
+	s.lease.timer = time.AfterFunc(s.mgr.leaseTimeout(), func() { s.leaseIdle(gen) })
 	s.lease.holder = who
 	if prev != who {
 		s.notifyLocked()
 	}
 	s.mu.Unlock()
 	if prev != who {
+		if prev != "" {
+			s.reportLease(prev, false, "taken by "+who)
+		}
 		s.reportLease(who, true, "")
 	}
 	return nil
 }
 
+// leaseIdle ends the lease of take gen when no key renewed it since.
+func (s *Session) leaseIdle(gen uint64) {
+	s.mu.Lock()
+	if s.lease.gen != gen || s.lease.holder == "" {
+		s.mu.Unlock()
+		return
+	}
+	holder := s.lease.holder
+	s.lease.holder, s.lease.timer = "", nil
+	s.notifyLocked()
+	s.mu.Unlock()
+	s.reportLease(holder, false, "idle")
+}
+
 // Release hands the keyboard back to agents if who holds it (who "" ends
 // anyone's lease). why says how it ended for the record: "released",
-// "detached", "idle", "exited".
+// "detached", "exited" (and, from the engine itself, "idle" or "taken by
+// web" when another person took it).
 func (s *Session) Release(who, why string) { s.endLease(who, why) }
 
 func (s *Session) endLease(who, why string) {

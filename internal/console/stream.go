@@ -9,6 +9,7 @@ package console
 // start, {"type":"resize","rows","cols"}, {"type":"lease","holder"},
 // {"type":"error","error"} for a refused request, and {"type":"exit",
 // "exit_code","signal"} before the server closes the connection normally.
+// The last 4 MiB of history are replayed, from the start of their line.
 // Client to server: binary messages are keystrokes (they take the keyboard
 // for ?who=attach|web; refused with ?watch=1), text messages are JSON
 // {"type":"resize","rows","cols"}, {"type":"take"}, {"type":"release"}.
@@ -50,6 +51,9 @@ const (
 	streamChunk  = 64 << 10
 	maxLag       = 8 << 20
 	writeTimeout = 10 * time.Second
+	// replayMax bounds the history a new connection replays (the store
+	// may hold hundreds of MiB); it starts at the beginning of a line.
+	replayMax = 4 << 20
 	// maxKeys bounds one message of keystrokes.
 	maxKeys = 64 << 10
 )
@@ -143,6 +147,9 @@ type cursor struct {
 func (s *streamer) writeLoop(ctx context.Context, e Entry) (websocket.StatusCode, string) {
 	l := s.t.Output()
 	st := l.Stats()
+	if st.End-st.Start > replayMax {
+		st.Start = max(st.Start, l.OffsetAfterLine(l.LineAt(st.End-replayMax)))
+	}
 	curs := []*cursor{{streams: outlog.Both, ch: ChanStdout, off: st.Start}}
 	if s.t.Mode() == record.ModePipe {
 		curs = []*cursor{{streams: outlog.Stdout, ch: ChanStdout, off: st.Start}, {streams: outlog.Stderr, ch: ChanStderr, off: st.Start}}

@@ -3,6 +3,7 @@ package console_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -146,5 +147,37 @@ func TestStream_EndsWithTheSession(t *testing.T) {
 	wg.Wait()
 	if _, err := cl.Stream(ctx, "nope", "web", false); !client.NotFound(err) {
 		t.Errorf("stream of an unknown session: %v", err)
+	}
+}
+
+// A new connection replays at most the last 4 MiB of history, from the
+// start of a line.
+func TestStream_ReplayBounded(t *testing.T) {
+	term := &fakeTerminal{log: outlog.NewMemory(64 << 20), done: make(chan struct{})}
+	for i := range 400000 {
+		term.log.Append(outlog.Stdout, []byte(fmt.Sprintf("line %06d\r\n", i))) // 13 bytes
+	}
+	term.log.CloseWrite()
+	close(term.done)
+	hs := httptest.NewServer(console.New(fakeEngine{term}, nil))
+	defer hs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cl, _ := client.New(client.Target{URL: hs.URL})
+	st, err := cl.Stream(ctx, "s1", "web", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	for {
+		m, err := st.Recv(ctx)
+		if err != nil {
+			break
+		}
+		got = append(got, m.Data...)
+	}
+	const max = 4 << 20
+	if len(got) > max+13 || len(got) < max || !strings.HasPrefix(string(got), "line ") || !strings.HasSuffix(string(got), "line 399999\r\n") {
+		t.Errorf("replayed %d bytes starting %q, want the last 4 MiB from a line start", len(got), got[:min(len(got), 20)])
 	}
 }

@@ -23,7 +23,7 @@ type consoleFlags struct {
 }
 
 func (c *consoleFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.socket, "socket", "", "the daemon's unix socket (default $"+client.SocketEnv+", else $XDG_RUNTIME_DIR/agentty/agentty.sock)")
+	fs.StringVar(&c.socket, "socket", "", "the daemon's unix socket (default $"+client.SocketEnv+", else $XDG_RUNTIME_DIR/agentty/agentty.sock, else $XDG_STATE_HOME/agentty/run/agentty.sock)")
 	fs.StringVar(&c.url, "http", "", "reach a remote agentty at this URL (http://host:port) instead of the daemon")
 	fs.StringVar(&c.tokenFile, "token-file", "", "file holding the bearer token for -http (else $"+tokenEnv+")")
 }

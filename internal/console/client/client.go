@@ -32,15 +32,27 @@ type Target struct {
 const SocketEnv = "AGENTTY_SOCKET"
 
 // SocketPath is where the user's daemon listens: $AGENTTY_SOCKET, else
-// $XDG_RUNTIME_DIR/agentty/agentty.sock.
+// $XDG_RUNTIME_DIR/agentty/agentty.sock, else (no absolute runtime
+// directory) agentty/run/agentty.sock in the state directory
+// ($XDG_STATE_HOME, else ~/.local/state). It mirrors the daemon's own
+// choice (internal/daemon.DefaultSocket), which this package cannot import:
+// the daemon is engine side.
 func SocketPath() (string, error) {
 	if p := os.Getenv(SocketEnv); p != "" {
 		return p, nil
 	}
-	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
+	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
 		return filepath.Join(d, "agentty", "agentty.sock"), nil
 	}
-	return "", fmt.Errorf("no daemon socket: set %s or XDG_RUNTIME_DIR, or pass -http URL", SocketEnv)
+	state := os.Getenv("XDG_STATE_HOME")
+	if !filepath.IsAbs(state) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no daemon socket: set %s or XDG_RUNTIME_DIR, or pass -socket or -http URL", SocketEnv)
+		}
+		state = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(state, "agentty", "run", "agentty.sock"), nil
 }
 
 // Client is a connection to one agentty's console.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -179,5 +180,42 @@ func TestStream_ReplayBounded(t *testing.T) {
 	const max = 4 << 20
 	if len(got) > max+13 || len(got) < max || !strings.HasPrefix(string(got), "line ") || !strings.HasSuffix(string(got), "line 399999\r\n") {
 		t.Errorf("replayed %d bytes starting %q, want the last 4 MiB from a line start", len(got), got[:min(len(got), 20)])
+	}
+}
+
+// Over -http the client sends the bearer token with every request, the
+// WebSocket upgrade included, and a refusal reads as the server's error.
+func TestClient_SendsToken(t *testing.T) {
+	term := &fakeTerminal{log: outlog.NewMemory(1 << 20), done: make(chan struct{})}
+	close(term.done)
+	term.log.CloseWrite()
+	h := console.New(fakeEngine{term}, nil)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer tok" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			_, _ = w.Write([]byte(`{"error":"401 Unauthorized: wrong token"}`))
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer hs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	good, _ := client.New(client.Target{URL: hs.URL + "/mcp", Token: "tok"})
+	if ss, err := good.List(ctx); err != nil || len(ss) != 1 || ss[0].ID != "s1" {
+		t.Errorf("List with the token = %+v, %v", ss, err)
+	}
+	st, err := good.Stream(ctx, "s1", "attach", false)
+	if err != nil {
+		t.Fatalf("Stream with the token: %v", err)
+	}
+	st.CloseNow()
+	bad, _ := client.New(client.Target{URL: hs.URL, Token: "nope"})
+	if _, err := bad.List(ctx); err == nil || !strings.Contains(err.Error(), "wrong token (HTTP 401)") {
+		t.Errorf("List with a wrong token: %v", err)
+	}
+	if _, err := bad.Stream(ctx, "s1", "attach", false); err == nil || !strings.Contains(err.Error(), "wrong token") {
+		t.Errorf("Stream with a wrong token: %v", err)
 	}
 }

@@ -77,7 +77,7 @@ func TestWeb_LoginAndAuth(t *testing.T) {
 		cmd := selfCommand(t, "web")
 		cmd.Env = append(cmd.Env, "XDG_RUNTIME_DIR="+t.TempDir())
 		out, err := cmd.CombinedOutput()
-		if err == nil || !strings.Contains(string(out), "no agentty daemon is listening") {
+		if err == nil || !strings.Contains(string(out), "no agentty daemon at") {
 			t.Fatalf("agentty web without a daemon: %v\n%s", err, out)
 		}
 	})

@@ -23,6 +23,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/agentty/agentty/internal/console/api"
 )
 
 //go:embed assets
@@ -32,7 +34,7 @@ var assets embed.FS
 const LoginPath = "/login"
 
 // LoginAPIPath is the console route that issues a login URL (POST).
-const LoginAPIPath = "/v1/web/login"
+const LoginAPIPath = api.WebLoginPath
 
 // Options configure Handler.
 type Options struct {
@@ -169,11 +171,7 @@ func (h *handler) console() http.Handler {
 }
 
 // LoginReply is what LoginAPIPath answers.
-type LoginReply struct {
-	URL     string    `json:"url"`  // the one-time login URL to open
-	Path    string    `json:"path"` // the same without scheme and host
-	Expires time.Time `json:"expires"`
-}
+type LoginReply = api.WebLogin
 
 // issue answers LoginAPIPath (see Handler for who may call it).
 func (h *handler) issue(w http.ResponseWriter, r *http.Request) {

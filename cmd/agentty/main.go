@@ -20,6 +20,7 @@ Usage:
                           serve MCP over HTTP (/mcp, legacy /sse) to remote and many clients
   agentty demo            start a server, drive a python3 REPL through it, print each step
   agentty bench [flags]   measure round trips, throughput and memory
+  agentty node            serve a local agentty on stdin/stdout from inside a container (docs/nodes.md)
   agentty version         print the version
   agentty help            this text
 
@@ -55,6 +56,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "node":
+		return runNode(stdin, stdout, stderr)
 	case guardCommand:
 		return guard()
 	}

@@ -47,10 +47,10 @@ type conn struct {
 	// the reader registers one in procs as it reads the reply, before any
 	// output for it.
 	starting map[uint64]*process // guarded by mu
-	lost    string                  // guarded by mu; why the stream ended, once it did
-	lostAt  time.Time               // guarded by mu
-	dead    chan struct{}           // closed when the stream ended
-	done    chan struct{}           // closed when the reader returns
+	lost     string              // guarded by mu; why the stream ended, once it did
+	lostAt   time.Time           // guarded by mu
+	dead     chan struct{}       // closed when the stream ended
+	done     chan struct{}       // closed when the reader returns
 }
 
 // newConn takes over s and waits for the node's hello.

@@ -56,18 +56,18 @@ const (
 
 // request is what the local agentty asks of its node.
 type request struct {
-	ID      uint64             `json:"id"`
-	Op      string             `json:"op"`
-	Proc    uint32             `json:"proc,omitempty"`
+	ID      uint64              `json:"id"`
+	Op      string              `json:"op"`
+	Proc    uint32              `json:"proc,omitempty"`
 	Start   *backend.RemoteSpec `json:"start,omitempty"`
-	Data    []byte             `json:"data,omitempty"`
-	Timeout int64              `json:"timeout_ns,omitempty"` // write: how long the program may take to take it
-	Rows    int                `json:"rows,omitempty"`
-	Cols    int                `json:"cols,omitempty"`
-	Signal  int                `json:"signal,omitempty"`
-	Grace   int64              `json:"grace_ns,omitempty"`
-	Script  string             `json:"script,omitempty"` // exec
-	Args    []string           `json:"args,omitempty"`
+	Data    []byte              `json:"data,omitempty"`
+	Timeout int64               `json:"timeout_ns,omitempty"` // write: how long the program may take to take it
+	Rows    int                 `json:"rows,omitempty"`
+	Cols    int                 `json:"cols,omitempty"`
+	Signal  int                 `json:"signal,omitempty"`
+	Grace   int64               `json:"grace_ns,omitempty"`
+	Script  string              `json:"script,omitempty"` // exec
+	Args    []string            `json:"args,omitempty"`
 }
 
 // message is what the node sends: a reply (Re set) or an event (Ev set).

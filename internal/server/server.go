@@ -21,12 +21,12 @@ import (
 	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/mcpserver"
+	"github.com/agentty/agentty/internal/nodebackend"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/runner"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
-	"github.com/agentty/agentty/internal/nodebackend"
 	"github.com/agentty/agentty/internal/sshbackend"
 	"github.com/agentty/agentty/internal/store"
 )

@@ -35,7 +35,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(e2eEnv) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	runCleanups()
+	os.Exit(code)
 }
 
 // callTimeout bounds every tool call so a hung server fails the test instead

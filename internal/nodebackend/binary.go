@@ -46,7 +46,7 @@ func loadBinary(path string) (nodeBinary, error) {
 	defer ef.Close()
 	for _, p := range ef.Progs {
 		if p.Type == elf.PT_INTERP {
-			return nodeBinary{}, fmt.Errorf("node binary %s is dynamically linked, so it cannot run in a container with other libraries: build agentty with CGO_ENABLED=0 (go build -o agentty ./cmd/agentty) and run that, or point AGENTTY_NODE_BINARY at a static build", path)
+			return nodeBinary{}, fmt.Errorf("node binary %s is dynamically linked, so it cannot run in a container with other libraries: build agentty with CGO_ENABLED=0 (go build -o agentty ./cmd/agentty) and run that, or give agentty serve -node-binary with a static build", path)
 		}
 	}
 	arch := map[elf.Machine]string{elf.EM_X86_64: "amd64", elf.EM_AARCH64: "arm64", elf.EM_386: "386",
@@ -67,18 +67,15 @@ func loadBinary(path string) (nodeBinary, error) {
 	return b, nil
 }
 
-// binaryPath picks the binary to copy: AGENTTY_NODE_BINARY, else the
-// running executable.
+// binaryPath picks the binary to copy: the configured one (serve's
+// -node-binary, AGENTTY_NODE_BINARY), else the running executable.
 func binaryPath(configured string) (string, error) {
 	if configured != "" {
 		return configured, nil
 	}
-	if p := os.Getenv("AGENTTY_NODE_BINARY"); p != "" {
-		return p, nil
-	}
 	p, err := os.Executable()
 	if err != nil {
-		return "", errors.New("cannot find the running agentty binary to copy into the container: set AGENTTY_NODE_BINARY")
+		return "", errors.New("cannot find the running agentty binary to copy into the container: set -node-binary")
 	}
 	return p, nil
 }

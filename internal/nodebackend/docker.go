@@ -92,7 +92,7 @@ func (d *docker) ensureBinary(ctx context.Context, cli *client.Client, name, ima
 		return exe, nil
 	}
 	if im, err := cli.ImageInspect(ctx, image); err == nil && im.Architecture != "" && goArch(im.Architecture) != b.arch {
-		return "", fmt.Errorf("container %q runs %s images, but the agentty to copy in is built for %s: point AGENTTY_NODE_BINARY at a static agentty built with GOARCH=%s", name, im.Architecture, b.arch, goArch(im.Architecture))
+		return "", fmt.Errorf("container %q runs %s images, but the agentty to copy in is built for %s: give agentty serve -node-binary with a static agentty built with GOARCH=%s", name, im.Architecture, b.arch, goArch(im.Architecture))
 	}
 	f, err := os.Open(b.path)
 	if err != nil {
@@ -106,7 +106,7 @@ func (d *docker) ensureBinary(ctx context.Context, cli *client.Client, name, ima
 	_, err = cli.CopyToContainer(ctx, name, client.CopyToContainerOptions{DestinationPath: "/tmp", Content: pr})
 	pr.CloseWithError(errors.New("copy ended"))
 	if err != nil {
-		return "", fmt.Errorf("cannot copy agentty into container %q at %s: %w: the container needs a writable /tmp (or put a static agentty of the same version on its PATH and AGENTTY_NODE_BINARY)", name, exe, err)
+		return "", fmt.Errorf("cannot copy agentty into container %q at %s: %w: the container needs a writable /tmp ", name, exe, err)
 	}
 	o.Logger.Info("copied agentty into container", "container", name, "path", exe, "bytes", b.size)
 	return exe, nil

@@ -21,8 +21,8 @@ type Options struct {
 	// Version names this agentty's build in the private path of the copied
 	// binary (with its checksum).
 	Version string
-	// Binary is the static agentty copied into targets; "" means
-	// $AGENTTY_NODE_BINARY, else the running executable.
+	// Binary is the static agentty copied into targets; "" means the
+	// running executable.
 	Binary string
 	Logger *slog.Logger
 	// Dial replaces the engines (tests: a node over a local exec); nil

@@ -91,7 +91,7 @@ func New(cfg Config) (*Server, error) {
 		sshOpts = *cfg.SSH
 	}
 	sshOpts.Logger = log
-	pool := hosts{ssh: sshbackend.NewPool(&sshOpts), nodes: nodebackend.NewPool(&nodebackend.Options{Version: cfg.Version, Logger: log})}
+	pool := hosts{ssh: sshbackend.NewPool(&sshOpts), nodes: nodebackend.NewPool(&nodebackend.Options{Version: cfg.Version, Binary: cfg.NodeBinary, Logger: log})}
 	st, err := openStore(cfg.Store, log)
 	if err != nil {
 		pool.Close()

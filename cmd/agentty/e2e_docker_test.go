@@ -69,3 +69,65 @@ func TestDocker_SeqChecksum(t *testing.T) {
 		t.Fatalf("seq output: %d bytes, want %d (tail %q)", len(got), want.Len(), got[max(0, len(got)-30):])
 	}
 }
+
+func TestDocker_VimScreen(t *testing.T) {
+	e := dockerEnv(t)
+	name := e.container(t)
+	s := e.serve(t)
+	var r mcpserver.StartResult
+	s.call("start_process", map[string]any{"host": "docker://" + name, "argv": []string{"vim", "-u", "NONE", "-N", "--cmd", "set ttimeoutlen=50", "/root/notes.txt"},
+		"rows": 12, "cols": 60}, &r)
+	if r.State != "awaiting_input" || !r.TUI {
+		t.Fatalf("vim start: state=%s tui=%v detail=%q", r.State, r.TUI, r.StateDetail)
+	}
+	var sr mcpserver.SendResult
+	s.call("send_input", map[string]any{"session_id": r.SessionID, "text": "ihello from the container"}, &sr)
+	s.call("send_input", map[string]any{"session_id": r.SessionID, "keys": []string{"escape"}}, &sr)
+	var scr mcpserver.ScreenResult
+	// vim redraws once it knows the escape starts no key sequence (ttimeoutlen).
+	s.call("read_screen", map[string]any{"session_id": r.SessionID, "until": "(?m)^hello from the container$", "timeout_ms": 10000}, &scr)
+	if scr.Rows != 12 || scr.Cols != 60 || !scr.AltScreen || len(scr.Lines) == 0 || scr.Lines[0] != "hello from the container" {
+		t.Fatalf("screen (%s) %dx%d alt=%v lines=%q", s.readAll(r.SessionID, 0, map[string]any{"timeout_ms": 0}), scr.Rows, scr.Cols, scr.AltScreen, scr.Lines)
+	}
+	s.call("send_input", map[string]any{"session_id": r.SessionID, "text": ":wq", "enter": true}, &sr)
+	// vim may wait for the answers to its terminal queries before it exits.
+	s.readAll(r.SessionID, 0, nil)
+	var info struct {
+		ExitCode *int `json:"exit_code"`
+	}
+	s.call("get_session_info", map[string]any{"session_id": r.SessionID}, &info)
+	if info.ExitCode == nil || *info.ExitCode != 0 {
+		t.Fatalf(":wq: exit code %v", info.ExitCode)
+	}
+	var run mcpserver.StartResult
+	s.call("start_process", map[string]any{"host": "docker://" + name, "argv": []string{"cat", "/root/notes.txt"}, "mode": "pipe"}, &run)
+	if run.Output != "hello from the container\n" {
+		t.Fatalf("the file vim wrote in the container: %q", run.Output)
+	}
+}
+
+func TestDocker_ShellExitCodesAndCwd(t *testing.T) {
+	e := dockerEnv(t)
+	name := e.container(t)
+	s := e.serve(t)
+	var sh mcpserver.OpenShellResult
+	s.call("open_shell", map[string]any{"host": "docker://" + name, "shell": "sh"}, &sh)
+	if sh.Cwd != "/root" {
+		t.Fatalf("open_shell: cwd %q, want the container's working directory /root", sh.Cwd)
+	}
+	for _, c := range []struct {
+		cmd, out, cwd string
+		code          int
+	}{
+		{"echo hi; uname -s", "hi\nLinux\n", "/root", 0},
+		{"mkdir -p /tmp/w && cd /tmp/w", "", "/tmp/w", 0},
+		{"false", "", "/tmp/w", 1},
+		{"sh -c 'exit 7'", "", "/tmp/w", 7},
+	} {
+		var ex mcpserver.ExecResult
+		s.call("exec_command", map[string]any{"session_id": sh.SessionID, "command": c.cmd}, &ex)
+		if ex.Output != c.out || ex.Cwd != c.cwd || ex.ExitCode == nil || *ex.ExitCode != c.code {
+			t.Fatalf("%s: output=%q cwd=%q code=%v state=%s, want %q %q %d", c.cmd, ex.Output, ex.Cwd, ex.ExitCode, ex.State, c.out, c.cwd, c.code)
+		}
+	}
+}

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
 
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/session"
@@ -129,5 +134,118 @@ func TestDocker_ShellExitCodesAndCwd(t *testing.T) {
 		if ex.Output != c.out || ex.Cwd != c.cwd || ex.ExitCode == nil || *ex.ExitCode != c.code {
 			t.Fatalf("%s: output=%q cwd=%q code=%v state=%s, want %q %q %d", c.cmd, ex.Output, ex.Cwd, ex.ExitCode, ex.State, c.out, c.cwd, c.code)
 		}
+	}
+}
+
+// waitTop polls docker top until the container runs only its sleep.
+func (e *dockerTestEnv) waitOnlySleep(t *testing.T, name string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		top := e.top(t, name)
+		if len(top) == 1 && strings.HasPrefix(top[0], "/bin/sleep") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the container still runs %q", top)
+		}
+		time.Sleep(50 * time.Millisecond) // docker top is a snapshot: nothing to wait on
+	}
+}
+
+func TestDocker_KillingAgenttyEndsNode(t *testing.T) {
+	e := dockerEnv(t)
+	name := e.container(t)
+	s := e.serve(t)
+	var r mcpserver.StartResult
+	s.call("start_process", map[string]any{"host": "docker://" + name, "command": "sleep 73519 & sleep 73520; echo", "mode": "pipe", "timeout_ms": 0}, &r)
+	if top := e.top(t, name); len(top) != 5 { // the container's sleep, the node, sh and its two sleeps
+		t.Fatalf("container runs %q", top)
+	}
+	s.killed = true
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.cmd.Wait()
+	s.closed = true
+	e.waitOnlySleep(t, name)
+}
+
+func TestDocker_ContainerStopsMidSession(t *testing.T) {
+	e := dockerEnv(t)
+	name := e.container(t)
+	s := e.serve(t)
+	var r mcpserver.StartResult
+	s.call("start_process", map[string]any{"host": "docker://" + name, "argv": []string{"python3", "-q"}}, &r)
+	if r.State != "awaiting_input" {
+		t.Fatalf("start: %s", r.State)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	timeout := 0
+	if _, err := e.cli.ContainerStop(ctx, name, client.ContainerStopOptions{Timeout: &timeout}); err != nil {
+		t.Fatal(err)
+	}
+	var rr mcpserver.ReadResult
+	s.call("read_output", map[string]any{"session_id": r.SessionID, "timeout_ms": 30000}, &rr)
+	want := fmt.Sprintf("container %q stopped (exited, exit code 137)", name)
+	if rr.State != "lost" || !strings.Contains(rr.LostReason, want) {
+		t.Fatalf("after docker stop: state=%s lost_reason=%q, want lost with %q", rr.State, rr.LostReason, want)
+	}
+	var hosts mcpserver.HostsResult
+	s.call("list_hosts", nil, &hosts)
+	if len(hosts.Hosts) != 1 || hosts.Hosts[0].State != "lost" || !strings.Contains(hosts.Hosts[0].LostReason, want) {
+		t.Fatalf("list_hosts: %+v", hosts.Hosts)
+	}
+	msg := s.toolError("start_process", map[string]any{"host": "docker://" + name, "argv": []string{"true"}})
+	if want := fmt.Sprintf("container %q is exited: start it (docker start %s) and try again", name, name); !strings.Contains(msg, want) {
+		t.Fatalf("start in a stopped container: %q, want %q", msg, want)
+	}
+	msg = s.toolError("start_process", map[string]any{"host": "docker://no-such-ctr", "argv": []string{"true"}})
+	if want := `no container "no-such-ctr": start it first`; !strings.Contains(msg, want) {
+		t.Fatalf("start in a missing container: %q, want %q", msg, want)
+	}
+}
+
+func TestDocker_BinaryCopiedOnce(t *testing.T) {
+	e := dockerEnv(t)
+	name := e.container(t)
+	stat := func() (int64, time.Time) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		top := e.top(t, name)
+		var exe string
+		for _, c := range top {
+			if strings.HasSuffix(c, "/agentty node") {
+				exe = strings.TrimSuffix(c, " node")
+			}
+		}
+		if exe == "" {
+			t.Fatalf("no node in %q", top)
+		}
+		st, err := e.cli.ContainerStatPath(ctx, name, client.ContainerStatPathOptions{Path: exe})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Stat.Size, st.Stat.Mtime
+	}
+	var sizes []int64
+	var mtimes []time.Time
+	for range 2 {
+		s := e.serve(t)
+		var r mcpserver.StartResult
+		s.call("start_process", map[string]any{"host": "docker://" + name, "argv": []string{"true"}, "mode": "pipe"}, &r)
+		size, mtime := stat()
+		sizes, mtimes = append(sizes, size), append(mtimes, mtime)
+		s.close()
+		e.waitOnlySleep(t, name)
+	}
+	fi, err := os.Stat(e.node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sizes[0] != fi.Size() || sizes[1] != fi.Size() || !mtimes[0].Equal(mtimes[1]) {
+		t.Fatalf("copies: sizes %v (binary %d), mtimes %v: the second start must reuse the first copy", sizes, fi.Size(), mtimes)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentty/agentty/internal/backend"
@@ -35,6 +36,8 @@ type conn struct {
 	stream Stream
 	hello  message
 	since  time.Time
+
+	closing atomic.Bool // set by close: the stream's end is ours, not the engine's news
 
 	wmu sync.Mutex // serializes frames onto the stream
 	bw  *bufio.Writer
@@ -112,7 +115,12 @@ func (c *conn) read() {
 		}
 		c.handle(m)
 	}
-	reason := c.stream.Why()
+	reason := ""
+	if c.closing.Load() {
+		reason = "closed by agentty"
+	} else {
+		reason = c.stream.Why()
+	}
 	if reason == "" {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			reason = "the node's stream ended"
@@ -254,6 +262,7 @@ func (c *conn) send(q request) error {
 // close ends the stream (the node then ends its programs) and waits for
 // the reader. Safe to call twice.
 func (c *conn) close(reason string) {
+	c.closing.Store(true)
 	_ = c.stream.Close()
 	<-c.done
 	if reason != "" {

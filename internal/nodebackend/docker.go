@@ -14,6 +14,7 @@ import (
 
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/api/pkg/stdcopy"
+	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
 )
 
@@ -166,10 +167,21 @@ func (s *dockerStream) Close() error {
 	return nil
 }
 
+// whyWait bounds how long Why waits for Docker to see the container stop:
+// the exec's stream can end before Docker records the container's exit.
+const whyWait = 3 * time.Second
+
 // Why asks Docker what became of the container.
 func (s *dockerStream) Why() string {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), whyWait+5*time.Second)
 	defer cancel()
+	wctx, wcancel := context.WithTimeout(ctx, whyWait)
+	w := s.cli.ContainerWait(wctx, s.name, client.ContainerWaitOptions{Condition: container.WaitConditionNotRunning})
+	select {
+	case <-w.Result:
+	case <-w.Error: // still running after whyWait, or gone: inspect says which
+	}
+	wcancel()
 	ins, err := s.cli.ContainerInspect(ctx, s.name, client.ContainerInspectOptions{})
 	if err != nil {
 		if cerrdefs.IsNotFound(err) {

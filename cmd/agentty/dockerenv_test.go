@@ -260,6 +260,7 @@ func rootfs(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("busybox not installed (scripts/test installs busybox-static): %w", err)
 	}
+	addELF(busybox)
 	add(busybox, "/bin/busybox")
 	for _, applet := range []string{"sh", "seq", "sleep", "cat", "echo", "ls", "ps", "pwd", "env", "true", "false", "id", "head", "mkdir", "rm", "sed", "grep", "stty", "tr", "wc", "uname", "test", "printf", "kill"} {
 		tw.WriteHeader(&tar.Header{Typeflag: tar.TypeSymlink, Name: "bin/" + applet, Linkname: "busybox", Mode: 0o777})

@@ -9,13 +9,13 @@ import "time"
 // parameters: passwords and passphrases come from the server's
 // configuration.
 type SSHParams struct {
-	Host             string `json:"host,omitempty" jsonschema:"run on this machine over SSH: user@host, user@host:port or an alias from ~/.ssh/config (default: locally). Passwords are never arguments: they come from agentty's configuration"`
+	Host             string `json:"host,omitempty" jsonschema:"run elsewhere (default: locally): over SSH as user@host, user@host:port or a ~/.ssh/config alias; in a container as docker://CONTAINER. Passwords are never arguments: they come from agentty's configuration"`
 	AcceptNewHostKey bool   `json:"accept_new_host_key,omitempty" jsonschema:"trust and record the host's key when it is not in known_hosts yet (trust on first use); a changed key is always refused"`
 }
 
-// HostInfo describes one SSH connection for list_hosts.
+// HostInfo describes one SSH connection or container node for list_hosts.
 type HostInfo struct {
-	Host        string     `json:"host" jsonschema:"user@host:port"`
+	Host        string     `json:"host" jsonschema:"user@host:port or docker://CONTAINER"`
 	Alias       string     `json:"alias,omitempty" jsonschema:"the host argument it was opened with"`
 	State       string     `json:"state" jsonschema:"connected or lost"`
 	ConnectedAt time.Time  `json:"connected_at"`

@@ -162,8 +162,23 @@ func (n *node) start(q request) {
 	n.nextID++
 	id := n.nextID
 	n.mu.Unlock()
-	stream := func(s outlog.Stream) byte { return byte(s) }
-	sink := func(s outlog.Stream, b []byte) { n.out.put(kindOut, outHeader(id, stream(s)), b) }
+	// Output can come before the start reply is queued; the client knows
+	// the process only from that reply, so earlier output waits for it.
+	var (
+		gateMu sync.Mutex
+		open   bool     // guarded by gateMu
+		held   [][]byte // guarded by gateMu; output before the reply
+		heldS  []byte   // guarded by gateMu; their streams
+	)
+	sink := func(s outlog.Stream, b []byte) {
+		gateMu.Lock()
+		defer gateMu.Unlock()
+		if !open {
+			held, heldS = append(held, slices.Clone(b)), append(heldS, byte(s))
+			return
+		}
+		n.out.put(kindOut, outHeader(id, byte(s)), b)
+	}
 	var proc backend.Process
 	n.mu.Lock() // held across the start, so the reaper cannot take the root before it is recorded
 	if q.Start.PTY {
@@ -182,7 +197,13 @@ func (n *node) start(q request) {
 	n.roots[proc.PID()] = true
 	n.mu.Unlock()
 	reply.Proc, reply.PID = id, proc.PID()
+	gateMu.Lock()
 	n.out.msg(reply)
+	for i, b := range held {
+		n.out.put(kindOut, outHeader(id, heldS[i]), b)
+	}
+	open, held, heldS = true, nil, nil
+	gateMu.Unlock()
 
 	n.wg.Add(3)
 	go func() {

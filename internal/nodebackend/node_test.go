@@ -162,3 +162,24 @@ func TestNode_Errors(t *testing.T) {
 		t.Fatalf("exec err %v", err)
 	}
 }
+
+// The first output can be read before the node has queued the start reply;
+// it must reach the sink all the same. Looped: the race is in the start.
+func TestNode_OutputBeforeStartReply(t *testing.T) {
+	pool := localPool(t)
+	for i := range 50 {
+		out := newCollector()
+		p, err := pool.Start(backend.RemoteSpec{Host: "docker://local", Argv: []string{"seq", "1", "300000"}}, out.sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		<-p.Drained()
+		p.Close()
+		if n := len(out.String()); n != 1988895 {
+			t.Fatalf("run %d: %d bytes, want 1988895", i, n)
+		}
+	}
+}

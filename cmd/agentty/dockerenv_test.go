@@ -66,7 +66,7 @@ var (
 
 // dockerEnv starts the shared environment, or skips t with the reason
 // dockerd cannot run here.
-func dockerEnv(t *testing.T) *dockerTestEnv {
+func dockerEnv(t testing.TB) *dockerTestEnv {
 	t.Helper()
 	dockerOnce.Do(func() { dockerEnvV = setupDocker() })
 	if dockerEnvV.skip != "" {
@@ -283,7 +283,7 @@ func rootfs(w io.Writer) error {
 
 // container starts a container of the test image that only sleeps, and
 // removes it when t ends.
-func (e *dockerTestEnv) container(t *testing.T) string {
+func (e *dockerTestEnv) container(t testing.TB) string {
 	t.Helper()
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
@@ -309,7 +309,7 @@ func (e *dockerTestEnv) container(t *testing.T) string {
 }
 
 // top lists the container's processes' commands.
-func (e *dockerTestEnv) top(t *testing.T, name string) []string {
+func (e *dockerTestEnv) top(t testing.TB, name string) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -327,7 +327,7 @@ func (e *dockerTestEnv) top(t *testing.T, name string) []string {
 
 // serve starts agentty serve (this test binary) with DOCKER_HOST set and
 // the static build as the node binary.
-func (e *dockerTestEnv) serve(t *testing.T) *server {
+func (e *dockerTestEnv) serve(t testing.TB) *server {
 	t.Helper()
 	return startServerWith(t, func(c *exec.Cmd) {
 		c.Env = append(c.Env, "DOCKER_HOST="+e.host, "AGENTTY_NODE_BINARY="+e.node)

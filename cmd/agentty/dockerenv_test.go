@@ -120,7 +120,7 @@ func setupDocker() dockerTestEnv {
 		logf.Close()
 	})
 	env := dockerTestEnv{host: "unix://" + sock, log: logf.Name()}
-	env.cli, err = client.New(client.WithHost(env.host), client.WithAPIVersionNegotiation())
+	env.cli, err = client.New(client.WithHost(env.host))
 	if err != nil {
 		return dockerTestEnv{err: err}
 	}

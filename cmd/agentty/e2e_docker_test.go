@@ -20,6 +20,7 @@ import (
 // dockerd this test run started (dockerenv_test.go).
 
 func TestDocker_REPLAndPassword(t *testing.T) {
+	t.Parallel()
 	e := dockerEnv(t)
 	name := e.container(t)
 	s := e.serve(t)
@@ -58,6 +59,7 @@ func TestDocker_REPLAndPassword(t *testing.T) {
 }
 
 func TestDocker_SeqChecksum(t *testing.T) {
+	t.Parallel()
 	e := dockerEnv(t)
 	name := e.container(t)
 	s := e.serve(t)
@@ -76,6 +78,7 @@ func TestDocker_SeqChecksum(t *testing.T) {
 }
 
 func TestDocker_VimScreen(t *testing.T) {
+	t.Parallel()
 	e := dockerEnv(t)
 	name := e.container(t)
 	s := e.serve(t)
@@ -112,6 +115,7 @@ func TestDocker_VimScreen(t *testing.T) {
 }
 
 func TestDocker_ShellExitCodesAndCwd(t *testing.T) {
+	t.Parallel()
 	e := dockerEnv(t)
 	name := e.container(t)
 	s := e.serve(t)
@@ -154,6 +158,7 @@ func (e *dockerTestEnv) waitOnlySleep(t *testing.T, name string) {
 }
 
 func TestDocker_KillingAgenttyEndsNode(t *testing.T) {
+	t.Parallel()
 	e := dockerEnv(t)
 	name := e.container(t)
 	s := e.serve(t)
@@ -172,6 +177,7 @@ func TestDocker_KillingAgenttyEndsNode(t *testing.T) {
 }
 
 func TestDocker_ContainerStopsMidSession(t *testing.T) {
+	t.Parallel()
 	e := dockerEnv(t)
 	name := e.container(t)
 	s := e.serve(t)
@@ -208,6 +214,7 @@ func TestDocker_ContainerStopsMidSession(t *testing.T) {
 }
 
 func TestDocker_BinaryCopiedOnce(t *testing.T) {
+	t.Parallel()
 	e := dockerEnv(t)
 	name := e.container(t)
 	stat := func() (int64, time.Time) {

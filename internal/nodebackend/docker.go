@@ -28,7 +28,7 @@ type docker struct {
 
 func (d *docker) client() (*client.Client, error) {
 	d.once.Do(func() {
-		d.cli, d.err = client.New(client.FromEnv, client.WithAPIVersionNegotiation())
+		d.cli, d.err = client.New(client.FromEnv)
 	})
 	return d.cli, d.err
 }

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"archive/tar"
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -254,5 +256,50 @@ func TestDocker_BinaryCopiedOnce(t *testing.T) {
 	}
 	if sizes[0] != fi.Size() || sizes[1] != fi.Size() || !mtimes[0].Equal(mtimes[1]) {
 		t.Fatalf("copies: sizes %v (binary %d), mtimes %v: the second start must reuse the first copy", sizes, fi.Size(), mtimes)
+	}
+}
+
+// A container with this agentty on its PATH runs that one: nothing is copied.
+func TestDocker_AgenttyOnPathUsed(t *testing.T) {
+	t.Parallel()
+	e := dockerEnv(t)
+	name := e.container(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	f, err := os.Open(e.node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	pr, pw := io.Pipe()
+	go func() {
+		tw := tar.NewWriter(pw)
+		err := tw.WriteHeader(&tar.Header{Name: "agentty", Mode: 0o755, Size: fi.Size()})
+		if err == nil {
+			_, err = io.Copy(tw, f)
+		}
+		if err == nil {
+			err = tw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	if _, err := e.cli.CopyToContainer(ctx, name, client.CopyToContainerOptions{DestinationPath: "/usr/bin", Content: pr}); err != nil {
+		t.Fatal(err)
+	}
+	s := e.serve(t)
+	var r mcpserver.StartResult
+	s.call("start_process", map[string]any{"host": "docker://" + name, "argv": []string{"true"}, "mode": "pipe"}, &r)
+	top := e.top(t, name)
+	if !slices.Contains(top, "agentty node") {
+		t.Fatalf("container runs %q, want the agentty on its PATH as the node", top)
+	}
+	var sr mcpserver.StartResult
+	s.call("start_process", map[string]any{"host": "docker://" + name, "argv": []string{"ls", "-a", "/tmp"}, "mode": "pipe"}, &sr)
+	s.readAll(sr.SessionID, 0, nil)
+	var rr mcpserver.ReadResult
+	s.call("read_output", map[string]any{"session_id": sr.SessionID, "since_line": 0}, &rr)
+	if strings.Contains(rr.Output, ".agentty-") {
+		t.Fatalf("a copy was made although agentty is on PATH: /tmp has %q", rr.Output)
 	}
 }

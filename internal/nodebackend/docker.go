@@ -92,6 +92,9 @@ func (d *docker) ensureBinary(ctx context.Context, cli *client.Client, name, ima
 	if st, err := cli.ContainerStatPath(ctx, name, client.ContainerStatPathOptions{Path: exe}); err == nil && st.Stat.Size == b.size {
 		return exe, nil
 	}
+	if d.onPath(ctx, cli, name, o.Version) {
+		return "agentty", nil
+	}
 	if im, err := cli.ImageInspect(ctx, image); err == nil && im.Architecture != "" && goArch(im.Architecture) != b.arch {
 		return "", fmt.Errorf("container %q runs %s images, but the agentty to copy in is built for %s: give agentty serve -node-binary with a static agentty built with GOARCH=%s", name, im.Architecture, b.arch, goArch(im.Architecture))
 	}
@@ -111,6 +114,29 @@ func (d *docker) ensureBinary(ctx context.Context, cli *client.Client, name, ima
 	}
 	o.Logger.Info("copied agentty into container", "container", name, "path", exe, "bytes", b.size)
 	return exe, nil
+}
+
+// onPath says whether the container has an agentty of this very version on
+// its PATH (`agentty version` prints the same line), which then serves as
+// the node instead of a copy.
+func (d *docker) onPath(ctx context.Context, cli *client.Client, name, version string) bool {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	ex, err := cli.ExecCreate(ctx, name, client.ExecCreateOptions{Cmd: []string{"agentty", "version"}, AttachStdout: true, AttachStderr: true})
+	if err != nil {
+		return false
+	}
+	hr, err := cli.ExecAttach(ctx, ex.ID, client.ExecAttachOptions{})
+	if err != nil {
+		return false
+	}
+	defer hr.Close()
+	var out boundedBuf
+	if _, err := stdcopy.StdCopy(&out, io.Discard, hr.Reader); err != nil {
+		return false
+	}
+	st, err := cli.ExecInspect(ctx, ex.ID, client.ExecInspectOptions{})
+	return err == nil && !st.Running && st.ExitCode == 0 && out.String() == "agentty "+version
 }
 
 // tarBinary writes a tar of dir/agentty holding f.

@@ -42,9 +42,9 @@ type node struct {
 	wg     sync.WaitGroup       // request and per-process goroutines
 }
 
-// nodeProc is one program the node started. Requests for it run in order
-// on its worker (reqs), except signal and terminate, which must not wait
-// behind a blocked write.
+// nodeProc is one program the node started. Its input requests run in
+// order on its worker (reqs); the others run at once, each in its own
+// goroutine, so none waits behind a write the program does not take.
 type nodeProc struct {
 	id   uint32
 	proc backend.Process
@@ -132,19 +132,21 @@ func (n *node) dispatch(q request) {
 			return
 		}
 		switch q.Op {
-		case opSignal, opTerminate:
-			n.wg.Add(1)
-			go func() {
-				defer n.wg.Done()
-				n.out.msg(p.handle(q))
-			}()
+		case opWrite, opCloseIn:
+			p.reqs <- q // input stays in order: the worker takes one request at a time
 		case opClose:
 			n.mu.Lock()
 			delete(n.procs, q.Proc)
 			n.mu.Unlock()
 			close(p.reqs)
 		default:
-			p.reqs <- q // the worker takes requests as fast as they come but one at a time
+			// Probes, signals and termination never wait behind a write
+			// the program does not take.
+			n.wg.Add(1)
+			go func() {
+				defer n.wg.Done()
+				n.out.msg(p.handle(q))
+			}()
 		}
 	}
 }

@@ -20,12 +20,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/moby/moby/api/types/container"
+	"golang.org/x/sys/unix"
 	"github.com/moby/moby/client"
 )
 
@@ -91,7 +93,10 @@ func setupDocker() dockerTestEnv {
 	if err != nil {
 		return dockerTestEnv{err: err}
 	}
-	atExit(func() { os.RemoveAll(dir) })
+	atExit(func() {
+		unmountUnder(dir)
+		os.RemoveAll(dir)
+	})
 	sock := filepath.Join(dir, "d.sock")
 	logf, err := os.Create(filepath.Join(dir, "dockerd.log"))
 	if err != nil {
@@ -149,6 +154,25 @@ func setupDocker() dockerTestEnv {
 		return dockerTestEnv{err: fmt.Errorf("static build: %v: %s", err, out)}
 	}
 	return env
+}
+
+// unmountUnder detaches what dockerd left mounted under dir (it bind-mounts
+// its data root), deepest first, so the directory can be removed.
+func unmountUnder(dir string) {
+	b, err := os.ReadFile("/proc/self/mounts")
+	if err != nil {
+		return
+	}
+	var mps []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) > 1 && strings.HasPrefix(f[1], dir+"/") {
+			mps = append(mps, f[1])
+		}
+	}
+	slices.SortFunc(mps, func(a, b string) int { return len(b) - len(a) })
+	for _, mp := range mps {
+		_ = unix.Unmount(mp, unix.MNT_DETACH)
+	}
 }
 
 func lastLines(s string, n int) string {

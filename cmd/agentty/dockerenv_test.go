@@ -27,8 +27,8 @@ import (
 	"time"
 
 	"github.com/moby/moby/api/types/container"
-	"golang.org/x/sys/unix"
 	"github.com/moby/moby/client"
+	"golang.org/x/sys/unix"
 )
 
 // cleanups run after the package's tests (TestMain).

@@ -123,7 +123,7 @@ func TestNode_PipeThroughputAndExit(t *testing.T) {
 	pool := localPool(t)
 	out := newCollector()
 	p, err := pool.Start(backend.RemoteSpec{Host: "docker://local", SessionID: "s2", Marker: "t/s2",
-		Argv: []string{"sh", "-c", "seq 1 200000; echo err >&2; exit 3"}}, out.sink)
+		Argv: []string{"sh", "-c", "seq 1 200000; echo err >&2; exit 3"}, MergeStderr: true}, out.sink)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,9 @@ import (
 	"github.com/agentty/agentty/internal/proctree"
 )
 
-// startKeepers starts the guard (when configured) and the orphan reaper,
-// which leaves the sessions' and the guard's own exit statuses alone.
+// startKeepers starts the guard (when configured), the orphan reaper, which
+// leaves the sessions' and the guard's own exit statuses alone, and
+// returnMemory; the reaper's context stops the last two.
 //
 // The guard starts in the background: a Go process's start would otherwise
 // be most of agentty's own cold start. No session can run unguarded, as the
@@ -30,6 +31,9 @@ func (s *Server) startKeepers(gc *GuardConfig) {
 	s.reaperDone = make(chan struct{})
 	go func() {
 		defer close(s.reaperDone)
+		memDone := make(chan struct{})
+		go func() { defer close(memDone); s.returnMemory(ctx) }()
+		defer func() { <-memDone }()
 		if pending != nil {
 			if g, err := pending.Wait(); err != nil {
 				s.log.Warn("no guard process; children may outlive a crash", "err", err)

@@ -115,17 +115,29 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, e
 
 // result puts a tool's output in structuredContent, marshalled once, and its
 // compact rendering (or, for an output without one, the same JSON) in the
-// content block.
-func result(o any) (*mcp.CallToolResult, error) {
+// content block. A long output is sent once (see bulk.go).
+func result[Out any](o Out) (*mcp.CallToolResult, error) {
+	var text string
+	tx, isText := any(o).(texter)
+	if isText {
+		text = tx.Text()
+	}
+	var content []mcp.Content
+	if m, ok := any(&o).(outputMover); ok && isText {
+		if output, moved := m.takeOutput(); moved {
+			content = splitText(text, output)
+		}
+	}
 	b, err := json.Marshal(o)
 	if err != nil {
 		return nil, fmt.Errorf("marshaling output: %w", err)
 	}
-	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(b)}
-	if tx, ok := o.(texter); ok {
-		res.Content = []mcp.Content{&mcp.TextContent{Text: tx.Text()}}
-	} else {
-		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	switch {
+	case content != nil:
+	case isText:
+		content = []mcp.Content{&mcp.TextContent{Text: text}}
+	default:
+		content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
 	}
-	return res, nil
+	return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: content}, nil
 }

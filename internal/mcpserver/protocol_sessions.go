@@ -10,7 +10,9 @@ type WaitParams struct {
 	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms for this call, held even while output keeps arriving; 0 = do not wait; capped at 60000"`
 	Until     string   `json:"until,omitempty" jsonschema:"RE2 regex over the new (ANSI-stripped) output, ^ and $ matching at line ends; the call returns as soon as it matches"`
 	SettleMs  *int     `json:"settle_ms,omitempty" jsonschema:"return once new output has been quiet for this many ms; 0 = off"`
-	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms (default all): match (until matched), input (the program waits for input), settle (settle_ms of quiet), exit (always on). E.g. [\"exit\"] waits for the program to end, [\"match\"] waits past prompts for until"`
+	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms (default all): match (until matched), input (the program waits for input), settle (settle_ms of quiet), exit (always on), listening (see until_listening). E.g. [\"exit\"] waits for the program to end, [\"match\"] waits past prompts for until"`
+	// UntilListening is true or a port number (schema set in bounds.go).
+	UntilListening any `json:"until_listening,omitempty" jsonschema:"return once the program listens: true = any new socket (TCP, UDP, unix), a number = that port; the reply's listening lists them; turns settle off unless settle_ms is given"`
 }
 
 // ReadParams shape the output a reading tool returns.
@@ -98,6 +100,7 @@ type ReadResult struct {
 	ElapsedMs   float64  `json:"elapsed_ms"`
 	LostReason  string   `json:"lost_reason,omitempty" jsonschema:"state lost: why the remote connection ended"`
 	TUI         bool     `json:"tui,omitempty" jsonschema:"the program draws a full-screen interface (alternate screen): read_screen shows it"`
+	Listening   []Socket `json:"listening,omitempty" jsonschema:"listen waits: the sockets that ended the wait (reason listening), else all the program listens on"`
 	Hint        string   `json:"hint,omitempty"`
 }
 
@@ -188,6 +191,7 @@ type SessionInfo struct {
 	Host        string       `json:"host,omitempty"`
 	LostAt      *time.Time   `json:"lost_at,omitempty"`
 	LostReason  string       `json:"lost_reason,omitempty"`
+	Listening   []Socket     `json:"listening,omitempty" jsonschema:"sockets the session's processes listen on"`
 }
 
 // ReaderInfo describes a cursor for get_session_info.

@@ -25,6 +25,9 @@ func (t *tools) register(srv *mcp.Server) {
 		"returns when until matches, the program awaits input, it exits, output settles for settle_ms, or timeout_ms passes (defaults 5000 / 500). " +
 		"Large output is cut to max_bytes/max_lines keeping head and tail, with the omitted range reported.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.readOutput)
+	add(srv, t.log, &mcp.Tool{Name: "wait_sessions", Description: "Wait on several sessions at once: returns the first that matches until, waits for input, exits or listens (until_listening), with its unread output, plus the states of the others. " +
+		"Default timeout_ms 30000, no settle.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.waitSessions)
 	add(srv, t.log, &mcp.Tool{Name: "list_sessions", Description: "List sessions with their state (running, awaiting_input, awaiting_password, exited), pid, command and output size.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.listSessions)
 	add(srv, t.log, &mcp.Tool{Name: "get_session_info", Description: "Details of one session: command, mode, pid, state, exit code or signal, timestamps, uptime, bytes and lines produced, terminal size, tui (a full-screen program is showing: use read_screen), readers.",

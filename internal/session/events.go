@@ -40,6 +40,9 @@ func (b *broadcast) notify() {
 // sessions: one started, exited or was deleted.
 func (m *Manager) Changed() <-chan struct{} { return m.changes.wait() }
 
+// Watching is how many Watch calls run now (tests check that watchers end).
+func (m *Manager) Watching() int { return int(m.watching.Load()) }
+
 // Events is a set of things that happened in a session.
 type Events uint8
 
@@ -79,6 +82,8 @@ const (
 // more rarely, up to once a second; the first report is of what changes
 // after Watch began.
 func (s *Session) Watch(ctx context.Context, every time.Duration, emit func(Events)) {
+	s.mgr.watching.Add(1)
+	defer s.mgr.watching.Add(-1)
 	end := s.log.Stats().End
 	known := map[string]bool{}
 	for _, x := range s.Listening() {

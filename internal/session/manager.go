@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentty/agentty/internal/excerpt"
@@ -91,7 +92,8 @@ type Manager struct {
 	// by mu, called without it.
 	missing func(id string) error
 
-	changes broadcast // closed and replaced when a session starts, exits or is deleted (events.go)
+	changes  broadcast    // closed and replaced when a session starts, exits or is deleted (events.go)
+	watching atomic.Int64 // running Watch calls
 }
 
 // NewManager returns a Manager. Close it to kill every process it started.

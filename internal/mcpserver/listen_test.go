@@ -103,3 +103,42 @@ func TestListening_StartReturnsPort(t *testing.T) {
 		})
 	}
 }
+
+func TestListening_ReadAndSendWaits(t *testing.T) {
+	c := newClient(t, session.Config{})
+	r := c.start(map[string]any{"argv": []string{"python3", "-q"}, "until": ">>> "})
+	defer c.call("terminate_process", map[string]any{"session_id": r.SessionID, "force": true}, nil)
+	// send_input: the REPL opens a socket; the reply carries it.
+	var sr SendResult
+	c.call("send_input", map[string]any{"session_id": r.SessionID, "enter": true, "until_listening": true, "timeout_ms": 20000,
+		"text": "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen()"}, &sr)
+	if sr.Reason != "listening" || len(sr.Listening) != 1 {
+		t.Fatalf("send_input: reason=%s listening=%+v output=%q", sr.Reason, sr.Listening, sr.Output)
+	}
+	first := sr.Listening[0]
+	dial(t, first)
+	// read_output for that port: it listens already, so at once.
+	var rr ReadResult
+	c.call("read_output", map[string]any{"session_id": r.SessionID, "until_listening": first.Port, "timeout_ms": 20000}, &rr)
+	if rr.Reason != "listening" || len(rr.Listening) != 1 || rr.Listening[0] != first {
+		t.Fatalf("read_output port: reason=%s listening=%+v", rr.Reason, rr.Listening)
+	}
+	// until_listening true waits for a new one: the old does not count.
+	c.call("read_output", map[string]any{"session_id": r.SessionID, "until_listening": true, "return_on": []string{"listening"}, "timeout_ms": 300}, &rr)
+	if rr.Reason != "timeout" || len(rr.Listening) != 1 || rr.Listening[0] != first {
+		t.Fatalf("read_output any new: reason=%s listening=%+v, want timeout listing the old one", rr.Reason, rr.Listening)
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"until_listening": 70000}, "port number 1-65535"},
+		{map[string]any{"until_listening": "yes"}, "until_listening"},
+		{map[string]any{"until_listening": true, "return_on": []string{"exit"}}, "return_on leaves out listening"},
+	} {
+		tc.args["session_id"] = r.SessionID
+		if msg := c.toolError("read_output", tc.args); !strings.Contains(msg, tc.want) {
+			t.Errorf("%v: %q, want %q", tc.args, msg, tc.want)
+		}
+	}
+}

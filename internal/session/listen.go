@@ -76,6 +76,7 @@ type listenWatch struct {
 	end     int64          // output end at the last scan
 	found   []ports.Socket // sockets that end the wait, held during the linger
 	lingerT time.Time      // end of the linger
+	scans   int
 }
 
 func newListenWatch(o ListenWait, now time.Time, end int64) *listenWatch {
@@ -95,10 +96,12 @@ func (l *listenWatch) poll(s *Session, now time.Time, end int64) (found []ports.
 	if !afterOutput && now.Before(l.at) {
 		return nil, false, l.at
 	}
+	first := l.scans == 0
+	l.scans++
 	ss, _ := s.proc.Listening()
 	l.end = end
 	if m := l.match(ss); len(m) > 0 {
-		if afterOutput {
+		if afterOutput || first { // first: it listened before the wait, its log line is out
 			return m, true, now
 		}
 		l.found, l.lingerT = m, now.Add(listenLinger)

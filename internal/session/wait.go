@@ -215,6 +215,13 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			return WaitResult{Reason: ReasonExited, State: s.endState()}
 		}
 		next := deadline
+		if lw != nil {
+			ss, ok, at := lw.poll(s, now, st.End)
+			if ok {
+				return WaitResult{Reason: ReasonListening, Listening: ss}
+			}
+			next = earliest(next, at)
+		}
 		if probing := !o.IgnoreInput || (idle && !sawNew); probing {
 			if !now.Before(probeAt) {
 				// Blocked on input first, then quiet: the block happened after
@@ -230,19 +237,15 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 							return WaitResult{Reason: ReasonMatched, Match: txt}
 						}
 					}
+					if lw != nil && lw.found != nil { // found during its linger: the wait was for it
+						return WaitResult{Reason: ReasonListening, Listening: lw.found}
+					}
 					return WaitResult{Reason: ReasonAwaiting, State: stateOf(p.State), Detail: p.Detail}
 				}
 				probeAt = now.Add(probeDelay)
 				probeDelay = min(probeDelay*2, maxProbe)
 			}
-			next = probeAt
-		}
-		if lw != nil {
-			ss, ok, at := lw.poll(s, now, st.End)
-			if ok {
-				return WaitResult{Reason: ReasonListening, Listening: ss}
-			}
-			next = earliest(next, at)
+			next = earliest(next, probeAt)
 		}
 		if o.Settle > 0 && (sawNew || idle) {
 			settleAt := lastOut.Add(o.Settle)

@@ -35,7 +35,7 @@ func TestWaitSessions_FirstOfSeveral(t *testing.T) {
 		a, b := start("sleep 30"), start("for i in 1 2 3; do echo tick $i; sleep 0.1; done; sleep 30")
 		var r WaitSessionsResult
 		c.call("wait_sessions", map[string]any{"session_ids": []string{a, b}, "until": "tick 3", "timeout_ms": 20000}, &r)
-		if r.SessionID != b || r.Reason != "matched" || r.Match != "tick 3" || !strings.Contains(r.Output, "tick 1") {
+		if r.SessionID != b || r.Reason != "matched" || r.Match != "tick 3" || !strings.Contains(r.Output, "tick 3") {
 			t.Fatalf("got %s reason=%s match=%q output %q", r.SessionID, r.Reason, r.Match, r.Output)
 		}
 	})

@@ -4,10 +4,11 @@ package ports
 
 import "golang.org/x/sys/unix"
 
-// readlink reads a link into buf without allocating, retrying EINTR.
-func readlink(path string, buf []byte) (int, error) {
+// readlinkat reads the link name in dir into buf, retrying EINTR; relative
+// to the open directory, the kernel resolves no path prefix per link.
+func readlinkat(dir int, name string, buf []byte) (int, error) {
 	for {
-		n, err := unix.Readlink(path, buf)
+		n, err := unix.Readlinkat(dir, name, buf)
 		if err != unix.EINTR {
 			return n, err
 		}

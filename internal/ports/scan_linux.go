@@ -10,24 +10,27 @@ import (
 )
 
 // Scan lists the listening sockets held by owners on this machine. It reads
-// only the owners' descriptors, and the socket tables of each network
-// namespace they are in (once per namespace), so its cost grows with the
-// session's descriptors and the namespace's sockets, not with the machine's
-// processes. Owners that exited meanwhile are skipped.
+// only the owners' descriptors, then asks the kernel for the listening
+// sockets of each network namespace they are in (once per namespace): by
+// sock_diag for agentty's own namespace, from /proc/PID/net for others. Its
+// cost grows with the session's descriptors and the namespace's listening
+// sockets, not with the machine's processes or connections. Owners that
+// exited meanwhile are skipped.
 func Scan(owners []Owner) ([]Socket, error) {
 	held := map[uint64]Owner{}
 	nsPID := map[string]int{} // network namespace -> a pid in it
 	var buf []byte
 	for _, o := range owners {
 		dir := "/proc/" + strconv.Itoa(o.PID)
-		names, err := readDirNames(dir + "/fd")
+		fds, err := os.Open(dir + "/fd")
 		if err != nil {
 			continue
 		}
+		names, _ := fds.Readdirnames(-1)
 		hasSock := false
 		for _, n := range names {
 			var ino uint64
-			if ino, buf = socketInode(dir+"/fd/"+n, buf); ino == 0 {
+			if ino, buf = socketInode(int(fds.Fd()), n, buf); ino == 0 {
 				continue
 			}
 			hasSock = true
@@ -35,6 +38,7 @@ func Scan(owners []Owner) ([]Socket, error) {
 				held[ino] = o
 			}
 		}
+		fds.Close()
 		if !hasSock {
 			continue
 		}
@@ -51,7 +55,13 @@ func Scan(owners []Owner) ([]Socket, error) {
 	}
 	owner := func(ino uint64) (Owner, bool) { o, ok := held[ino]; return o, ok }
 	var out []Socket
-	for _, pid := range nsPID {
+	for ns, pid := range nsPID {
+		if ns == ownNetNS {
+			if ss, err := diagListening(owner); err == nil {
+				out = append(out, ss...)
+				continue
+			}
+		}
 		for _, t := range Tables {
 			b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/net/" + t)
 			if err != nil {
@@ -63,23 +73,14 @@ func Scan(owners []Owner) ([]Socket, error) {
 	return Sort(out), nil
 }
 
-func readDirNames(dir string) ([]string, error) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	return d.Readdirnames(-1)
-}
-
-// socketInode returns the inode of a "socket:[N]" descriptor link, 0 for
-// anything else; buf is reused between calls.
-func socketInode(link string, buf []byte) (uint64, []byte) {
+// socketInode returns the inode of the "socket:[N]" descriptor link name in
+// the fd directory dir, 0 for anything else; buf is reused between calls.
+func socketInode(dir int, name string, buf []byte) (uint64, []byte) {
 	if cap(buf) < 64 {
 		buf = make([]byte, 64)
 	}
 	buf = buf[:64]
-	n, err := readlink(link, buf)
+	n, err := readlinkat(dir, name, buf)
 	if err != nil {
 		return 0, buf
 	}

@@ -85,3 +85,35 @@ func BenchmarkScan(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScanner is a wait's repeated scan of the same server: after the
+// first, one sock_diag dump while nothing changed.
+func BenchmarkScanner(b *testing.B) {
+	for _, conns := range []int{0, 1000} {
+		b.Run("conns="+strconv.Itoa(conns), func(b *testing.B) {
+			pid, _ := server(b, conns)
+			owners := []Owner{{PID: pid, Command: "python3"}}
+			var sc Scanner
+			for b.Loop() {
+				ss, err := sc.Scan(owners)
+				if err != nil || len(ss) != 1 {
+					b.Fatalf("Scan = %+v, %v", ss, err)
+				}
+			}
+		})
+	}
+}
+
+func TestScanner_SeesNewListener(t *testing.T) {
+	var sc Scanner
+	pid, _ := server(t, 10)
+	owners := []Owner{{PID: pid, Command: "python3"}}
+	if ss, err := sc.Scan(owners); err != nil || len(ss) != 1 {
+		t.Fatalf("first scan %+v %v", ss, err)
+	}
+	pid2, _ := server(t, 0)
+	owners = append(owners, Owner{PID: pid2, Command: "python3"})
+	if ss, err := sc.Scan(owners); err != nil || len(ss) != 2 {
+		t.Fatalf("after a second server joined: %+v %v", ss, err)
+	}
+}

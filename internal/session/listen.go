@@ -5,7 +5,9 @@ package session
 // A listen wait asks the kernel which sockets the program's tree listens on
 // (backend.Process.Listening): at once when new output arrives (servers log
 // as they start listening), else every minListenScan, backing off to
-// maxListenScan while nothing changes. Nothing scans while nobody waits.
+// maxListenScan while nothing changes. Nothing scans while nobody waits. A
+// repeated scan of an unchanged session is one sock_diag dump
+// (ports.Scanner), so a server holding thousands of connections costs little.
 
 import (
 	"errors"
@@ -31,13 +33,13 @@ type ListenWait struct {
 }
 
 const (
-	minListenScan = 10 * time.Millisecond
-	maxListenScan = 50 * time.Millisecond
+	minListenScan = 5 * time.Millisecond
+	maxListenScan = 25 * time.Millisecond
 	// outputScanGap bounds scans triggered by output that keeps streaming.
 	outputScanGap = 2 * time.Millisecond
 	// listenLinger: a socket found by a timed scan (not after output) waits
 	// this long for the log line servers print right after listen().
-	listenLinger = 50 * time.Millisecond
+	listenLinger = 20 * time.Millisecond
 )
 
 // prepareListen takes the wait's baseline: the sockets already listening.

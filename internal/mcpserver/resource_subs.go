@@ -30,7 +30,7 @@ type subscriptions struct {
 
 	mu       sync.Mutex
 	byClient map[*mcp.ServerSession]map[string]string // guarded by mu; per client, subscribed URI -> watcher key
-	watchers map[string]*watcher                    // guarded by mu; by session id, "" for the list
+	watchers map[string]*watcher                      // guarded by mu; by session id, "" for the list
 }
 
 type watcher struct {

@@ -132,13 +132,6 @@ func (s *subscriptions) release(ss *mcp.ServerSession, uri string) func() {
 	return func() { w.cancel(); <-w.done }
 }
 
-// watchers returns how many watchers run (for tests).
-func (s *subscriptions) running() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.watchers)
-}
-
 func (s *subscriptions) watchSession(ctx context.Context, sess *session.Session) {
 	sess.Watch(ctx, notifyEvery, func(session.Events) {
 		for _, suffix := range []string{"", outputSuffix, screenSuffix} {

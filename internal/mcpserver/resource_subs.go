@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -45,7 +46,7 @@ func newSubscriptions(mgr *session.Manager, log *slog.Logger) *subscriptions {
 
 func (s *subscriptions) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	id, _, ok := parseURI(uri)
+	id, suffix, ok := parseURI(uri)
 	if !ok {
 		return mcp.ResourceNotFoundError(uri)
 	}
@@ -55,7 +56,9 @@ func (s *subscriptions) subscribe(_ context.Context, req *mcp.SubscribeRequest) 
 		if sess, err = s.mgr.Get(id); err != nil {
 			return mcp.ResourceNotFoundError(uri)
 		}
-		id = sess.ID
+		if sess.ID != id { // updates name the session by its id
+			return fmt.Errorf("%w: subscribe to %s (the session's id, not its name)", session.ErrBadArgs, sessionURI(sess.ID, suffix))
+		}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -70,7 +70,8 @@ func awaitWatching(t testing.TB, mgr *session.Manager, want int) {
 func TestResources_ListReadSubscribe(t *testing.T) {
 	u := newUpdates()
 	mgr := session.NewManager(session.Config{})
-	c := connect(t, mgr, New(mgr, withEngine(mgr, nil)), "test", &mcp.ClientOptions{ResourceUpdatedHandler: u.handler}, nil, nil)
+	srv := New(mgr, withEngine(mgr, nil))
+	c := connect(t, mgr, srv, "test", &mcp.ClientOptions{ResourceUpdatedHandler: u.handler}, nil, nil)
 	ctx := context.Background()
 
 	lr, err := c.cs.ListResources(ctx, nil)
@@ -125,6 +126,14 @@ func TestResources_ListReadSubscribe(t *testing.T) {
 		}
 	}
 	awaitWatching(t, mgr, 1)
+	// (A 2025 client: the SDK's 2026-07-28 Subscribe does not report the
+	// server's refusal.)
+	old := connect(t, mgr, srv, "old", nil, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}, nil)
+	for uri, want := range map[string]string{"agentty://sessions/cat": infoURI, "agentty://sessions/nope": "not found"} {
+		if err := old.cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("subscribing to %s: %v, want an error with %q", uri, err, want)
+		}
+	}
 	// New output.
 	n := u.count(infoURI)
 	c.call("send_input", map[string]any{"session_id": id, "text": "more", "enter": true, "until": "more", "timeout_ms": 5000}, nil)

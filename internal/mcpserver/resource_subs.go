@@ -136,7 +136,7 @@ func (s *subscriptions) release(ss *mcp.ServerSession, uri string) func() {
 }
 
 func (s *subscriptions) watchSession(ctx context.Context, sess *session.Session) {
-	sess.Watch(ctx, notifyEvery, func(session.Events) {
+	sess.WatchEvents(ctx, notifyEvery, func(session.Events) {
 		for _, suffix := range []string{"", outputSuffix, screenSuffix} {
 			s.updated(ctx, sessionURI(sess.ID, suffix))
 		}

@@ -58,6 +58,9 @@ type Info struct {
 	Cols        int
 	Readers     []ReaderInfo
 	Host        string
+	// Holder is who holds the keyboard ("attach", "web": a person typing;
+	// agents' input is refused meanwhile), "" when nobody does.
+	Holder string
 	// Listening are the sockets the session's processes listen on (live
 	// sessions whose host can list them).
 	Listening []ports.Socket

@@ -60,6 +60,9 @@ type SessionConfig struct {
 	IdleTimeout, MaxRuntime time.Duration
 	// NoScreen leaves PTY sessions without a terminal emulator.
 	NoScreen bool
+	// LeaseTimeout is how long a person at the terminal (attach, web)
+	// keeps the keyboard after their last key (0: 30 s).
+	LeaseTimeout time.Duration
 }
 
 // PolicyConfig is the command policy.

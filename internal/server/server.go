@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/console"
 	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/policy"
@@ -52,6 +53,7 @@ type Server struct {
 	audit   *audit.Log      // nil: no audit log
 	guard   *proctree.Guard // nil: no guard
 	mcp     *mcp.Server
+	console *console.Handler // the person's API front ends mount under /v1/
 
 	// stop ends every Serve; Close calls it first.
 	done context.Context
@@ -110,6 +112,7 @@ func New(cfg Config) (*Server, error) {
 		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start)})
 	_ = mcpserver.SelectTools(s.mcp, cfg.Tools) // checked above
 	s.mcp.AddReceivingMiddleware(endCalls)
+	s.console = console.New(consoleEngine{mgr: mgr, store: st, audit: aud}, &console.Options{Logger: log})
 	return s, nil
 }
 
@@ -121,7 +124,7 @@ func sessionConfig(cfg *Config, log *slog.Logger, pool *sshbackend.Pool, st *sto
 	c := session.Config{MaxSessions: sc.MaxSessions, OutputLimit: sc.OutputLimit, ExitedTTL: sc.ExitedTTL,
 		KillGrace: sc.KillGrace, Logger: log, IdleTimeout: sc.IdleTimeout, MaxRuntime: sc.MaxRuntime,
 		MaxInputBytes: cfg.MaxInputBytes, Remote: pool.Start, NoScreen: sc.NoScreen,
-		OnExit: gate.RecordExit(aud, nil)}
+		OnExit: gate.RecordExit(aud, nil), LeaseTimeout: sc.LeaseTimeout, OnLease: recordLease(aud)}
 	if st != nil {
 		c.NewLog, c.Recorder, c.NextID = st.NewLog, st.Recorder(), st.NextID
 	}

@@ -1,7 +1,7 @@
 package session
 
 // Events for watchers (MCP resource subscriptions): the Manager broadcasts
-// that its list of sessions changed, and Watch reports what happened in one
+// that its list of sessions changed, and WatchEvents reports what happened in one
 // session. Both are pull-free for the engine: a broadcast closes a channel
 // and replaces it; Watch probes the kernel only while someone watches.
 
@@ -40,13 +40,13 @@ func (b *broadcast) notify() {
 // sessions: one started, exited or was deleted.
 func (m *Manager) Changed() <-chan struct{} { return m.changes.wait() }
 
-// Watching is how many Watch calls run now (tests check that watchers end).
+// Watching is how many WatchEvents calls run now (tests check that watchers end).
 func (m *Manager) Watching() int { return int(m.watching.Load()) }
 
 // Events is a set of things that happened in a session.
 type Events uint8
 
-// Events Watch reports.
+// Events WatchEvents reports.
 const (
 	EventOutput    Events = 1 << iota // new output
 	EventAwaiting                     // the program started waiting for input
@@ -68,20 +68,20 @@ func (e Events) Names() []string {
 	return out
 }
 
-// Watch bounds.
+// WatchEvents bounds.
 const (
 	watchProbeMin = 20 * time.Millisecond // first probe after output
 	watchProbeMax = time.Second           // back-off while nothing changes
 )
 
-// Watch reports events of s to emit until ctx ends or the program exited
+// WatchEvents reports events of s to emit until ctx ends or the program exited
 // (EventExited is the last report). Reports are coalesced: at most one per
 // every, carrying every event since the last; the exit is reported at once.
 // Whether the program waits for input or listens is asked of the kernel
 // after output (programs print before they block or listen) and then ever
 // more rarely, up to once a second; the first report is of what changes
-// after Watch began.
-func (s *Session) Watch(ctx context.Context, every time.Duration, emit func(Events)) {
+// after WatchEvents began.
+func (s *Session) WatchEvents(ctx context.Context, every time.Duration, emit func(Events)) {
 	s.mgr.watching.Add(1)
 	defer s.mgr.watching.Add(-1)
 	end := s.log.Stats().End

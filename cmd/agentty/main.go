@@ -25,6 +25,7 @@ Usage:
   agentty export ID       write a session as an asciicast v2 recording (-format text)
   agentty demo            start a server, drive a python3 REPL through it, print each step
   agentty bench [flags]   measure round trips, throughput and memory
+  agentty node            serve a local agentty on stdin/stdout from inside a container (docs/nodes.md)
   agentty version         print the version
   agentty help            this text
 
@@ -70,6 +71,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "node":
+		return runNode(stdin, stdout, stderr)
 	case guardCommand:
 		return guard()
 	}

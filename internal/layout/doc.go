@@ -8,7 +8,7 @@ package layout
 
 // backendSide are the packages behind the session engine that the protocol
 // layer must not reach around it.
-var backendSide = []string{"internal/backend", "internal/proctree", "internal/sshbackend", "internal/inputwait"}
+var backendSide = []string{"internal/backend", "internal/proctree", "internal/sshbackend", "internal/nodebackend", "internal/inputwait"}
 
 // cmdMayImport are the packages cmd/agentty may import: the server core,
 // the benchmark (its own front end), configuration loading and the tool-call

@@ -19,6 +19,9 @@ import (
 type Config struct {
 	// Version is reported to clients and in the startup log.
 	Version string
+	// NodeBinary is the static agentty copied into containers (host
+	// docker://NAME); "" copies the running executable.
+	NodeBinary string
 	// Logger receives the server's log (nil: discarded).
 	Logger *slog.Logger
 	// Sessions configures the session manager (nil: defaults).

@@ -12,8 +12,8 @@ var backendSide = []string{"internal/backend", "internal/proctree", "internal/ss
 
 // cmdMayImport are the packages cmd/agentty may import: the server core,
 // the benchmark (its own front end), configuration loading and the tool-call
-// helper of the client subcommand.
-var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall"}
+// helper of the client subcommand, and the daemon socket's client side.
+var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall", "internal/daemon"}
 
 // frontEnds are the packages that speak MCP; everything else under
 // internal/ is engine and must not depend on a protocol package.

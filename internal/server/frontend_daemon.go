@@ -1,0 +1,236 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentty/agentty/internal/daemon"
+	"github.com/agentty/agentty/internal/mcpserver"
+	"github.com/agentty/agentty/internal/stdio"
+)
+
+// Daemon serves the per-user daemon's socket: MCP clients (agentty serve
+// relaying its stdio) upgrade GET /v1/mcp to a JSON-RPC stream served like
+// stdio; /v1/daemon reports its status, /v1/daemon/stop asks it to exit;
+// the person's console is mounted under /v1/. Serve returns nil, ending
+// the daemon, after Idle with no session running and no client connected,
+// or when asked to stop while idle.
+type Daemon struct {
+	Listener net.Listener // a daemon.Listener: same-uid peers only
+	// Settings are the configuration the daemon runs with; clients with
+	// another fingerprint are refused.
+	Settings map[string]string
+	Idle     time.Duration    // 0: never exit for idleness
+	Activity func() Activity  // the core's (Server.Activity)
+	Ready    func()           // called once, when the socket serves; may be nil
+	Now      func() time.Time // nil: time.Now
+}
+
+// idleTick bounds how often the daemon looks at its activity.
+const idleTick = time.Second
+
+// daemonFront is one Serve of a Daemon.
+type daemonFront struct {
+	t   *Daemon
+	ep  Endpoint
+	fp  string
+	ctx context.Context // the MCP connections' context: ends when Serve stops
+
+	stopOnce sync.Once
+	stop     chan struct{} // closed when the daemon was asked to stop
+
+	conns sync.WaitGroup // upgraded MCP connections being served
+
+	mu        sync.Mutex
+	idleSince time.Time  // guarded by mu; zero while busy
+	held      []net.Conn // guarded by mu; stop requests, closed by the process's exit
+}
+
+// Serve implements Transport.
+func (t Daemon) Serve(ctx context.Context, ep Endpoint) error {
+	if t.Now == nil {
+		t.Now = time.Now
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	f := &daemonFront{t: &t, ep: ep, fp: daemon.Fingerprint(t.Settings), ctx: ctx, stop: make(chan struct{}),
+		idleSince: t.Now()}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+daemon.MCPPath, f.upgrade)
+	mux.HandleFunc("GET "+daemon.StatusPath, f.status)
+	mux.HandleFunc("POST "+daemon.StopPath, f.stopRequest)
+	if ep.Console != nil {
+		mux.Handle("/v1/", ep.Console)
+	}
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(t.Listener) }()
+	ep.Logger.Info("agentty daemon serving", "version", ep.Version, "pid", os.Getpid(),
+		"socket", t.Listener.Addr().String(), "config", f.fp, "idle_exit", t.Idle)
+	if t.Ready != nil {
+		t.Ready()
+	}
+	err := f.wait(ctx, served)
+	// Stop accepting first (which removes the socket and frees the claim),
+	// then end the MCP connections.
+	shut, done := context.WithTimeout(context.Background(), httpShutdownGrace)
+	_ = hs.Shutdown(shut)
+	done()
+	_ = t.Listener.Close()
+	cancel()
+	f.conns.Wait()
+	return err
+}
+
+// wait returns when ctx ends, the daemon was asked to stop, it has been
+// idle for Idle, or the HTTP server failed.
+func (f *daemonFront) wait(ctx context.Context, served <-chan error) error {
+	tick := time.NewTicker(idleTick)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-f.stop:
+			f.ep.Logger.Info("daemon asked to stop while idle: exiting")
+			return nil
+		case err := <-served:
+			if errors.Is(err, http.ErrServerClosed) {
+				return nil
+			}
+			return err
+		case <-tick.C:
+			if since, idle := f.observe(); idle && f.t.Idle > 0 && f.t.Now().Sub(since) >= f.t.Idle {
+				f.ep.Logger.Info("daemon idle: exiting", "idle_for", f.t.Now().Sub(since).Round(time.Second))
+				return nil
+			}
+		}
+	}
+}
+
+// observe updates idleSince from the core's activity.
+func (f *daemonFront) observe() (since time.Time, idle bool) {
+	a := f.t.Activity()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case !a.Idle():
+		f.idleSince = time.Time{}
+	case f.idleSince.IsZero():
+		f.idleSince = f.t.Now()
+	}
+	return f.idleSince, a.Idle()
+}
+
+func (f *daemonFront) status(w http.ResponseWriter, _ *http.Request) {
+	a := f.t.Activity()
+	since, _ := f.observe()
+	writeJSON(w, http.StatusOK, daemon.Status{Version: f.ep.Version, PID: os.Getpid(), Fingerprint: f.fp,
+		Settings: f.t.Settings, Sessions: a.Sessions, Clients: a.Clients, IdleSince: since, IdleExit: f.t.Idle.String()})
+}
+
+// stopRequest ends an idle daemon. The connection is held open until the
+// process is gone, so the asker knows when a new daemon may start.
+func (f *daemonFront) stopRequest(w http.ResponseWriter, _ *http.Request) {
+	if a := f.t.Activity(); !a.Idle() {
+		writeJSON(w, http.StatusConflict, map[string]string{"error": "the daemon has " + activityText(a) + "; it exits once idle"})
+		return
+	}
+	conn, rw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+		return
+	}
+	_, _ = rw.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+	_ = rw.Flush()
+	f.mu.Lock()
+	f.held = append(f.held, conn)
+	f.mu.Unlock()
+	f.stopOnce.Do(func() { close(f.stop) })
+}
+
+func activityText(a Activity) string {
+	return strings.Join([]string{plural(a.Sessions, "session") + " running", plural(a.Clients, "client") + " connected"}, ", ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// upgrade turns the request's connection into an MCP stream.
+func (f *daemonFront) upgrade(w http.ResponseWriter, r *http.Request) {
+	if !headerHas(r.Header, "Connection", "upgrade") || !headerHas(r.Header, "Upgrade", daemon.UpgradeToken) {
+		w.Header().Set("Upgrade", daemon.UpgradeToken)
+		writeJSON(w, http.StatusUpgradeRequired, map[string]string{"error": "upgrade to " + daemon.UpgradeToken + " for MCP"})
+		return
+	}
+	if fp := r.Header.Get(daemon.HeaderConfig); fp != f.fp {
+		writeJSON(w, http.StatusConflict, map[string]string{"error": "the daemon's configuration fingerprint is " + f.fp + ", the client's " + fp})
+		return
+	}
+	if v := r.Header.Get(daemon.HeaderVersion); v != f.ep.Version {
+		f.ep.Logger.Warn("client of another version connected", "client_version", v, "version", f.ep.Version)
+	}
+	conn, rw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+		return
+	}
+	_ = conn.SetDeadline(time.Time{})
+	_, _ = rw.WriteString("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: " + daemon.UpgradeToken + "\r\n\r\n")
+	if err := rw.Flush(); err != nil {
+		conn.Close()
+		return
+	}
+	f.conns.Add(1)
+	defer f.conns.Done()
+	tr := &stdio.Transport{In: &hijacked{r: rw.Reader, Conn: conn}, Out: conn, Logger: f.ep.Logger, MaxReply: mcpserver.MaxReply}
+	ss, err := f.ep.MCP.Connect(f.ctx, tr, nil)
+	if err != nil {
+		f.ep.Logger.Warn("daemon client could not connect", "err", err)
+		conn.Close()
+		return
+	}
+	defer context.AfterFunc(f.ctx, func() { _ = ss.Close() })()
+	_ = ss.Wait()
+	conn.Close()
+}
+
+// hijacked reads what the HTTP server had already buffered first; Close
+// closes the connection.
+type hijacked struct {
+	r *bufio.Reader
+	net.Conn
+}
+
+func (h *hijacked) Read(p []byte) (int, error) { return h.r.Read(p) }
+
+func headerHas(h http.Header, name, token string) bool {
+	for _, v := range h.Values(name) {
+		for part := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(part), token) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}

@@ -36,6 +36,9 @@ const standaloneEnv = "AGENTTY_STANDALONE"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(e2eEnv) == "1" {
+		if v := os.Getenv(versionEnv); v != "" {
+			version = v
+		}
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

@@ -35,7 +35,7 @@ type daemonHome struct {
 func newDaemonHome(t *testing.T) *daemonHome {
 	t.Helper()
 	// A short directory: a unix socket path holds at most 107 bytes.
-	dir, err := os.MkdirTemp("", "agd")
+	dir, err := os.MkdirTemp("", "agentty-daemon-test-")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -274,7 +274,7 @@ func TestDaemon_RefusesOtherUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("", "agdu")
+	dir, err := os.MkdirTemp("", "agentty-daemon-user-")
 	if err != nil {
 		t.Fatal(err)
 	}

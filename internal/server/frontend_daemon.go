@@ -35,8 +35,11 @@ type Daemon struct {
 	Now      func() time.Time // nil: time.Now
 }
 
-// idleTick bounds how often the daemon looks at its activity.
-const idleTick = time.Second
+// idleTick is how often the daemon looks at its activity: a quarter of the
+// idle period, within [10ms, 1s].
+func idleTick(idle time.Duration) time.Duration {
+	return min(max(idle/4, 10*time.Millisecond), time.Second)
+}
 
 // daemonFront is one Serve of a Daemon.
 type daemonFront struct {
@@ -95,7 +98,7 @@ func (t Daemon) Serve(ctx context.Context, ep Endpoint) error {
 // wait returns when ctx ends, the daemon was asked to stop, it has been
 // idle for Idle, or the HTTP server failed.
 func (f *daemonFront) wait(ctx context.Context, served <-chan error) error {
-	tick := time.NewTicker(idleTick)
+	tick := time.NewTicker(idleTick(f.t.Idle))
 	defer tick.Stop()
 	for {
 		select {

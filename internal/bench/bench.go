@@ -31,13 +31,14 @@ type Config struct {
 // Results is everything one bench run measured; -json prints it as is,
 // so its field names are a stable, machine-readable record of a run.
 type Results struct {
-	Command string   `json:"command"`
-	Env     Env      `json:"env"`
-	REPL    REPL     `json:"repl"`
-	Ingest  []Ingest `json:"ingest"`
-	Memory  Memory   `json:"memory"`
-	Cold    Latency  `json:"cold_start"`
-	Failed  []string `json:"failures,omitempty"`
+	Command string     `json:"command"`
+	Env     Env        `json:"env"`
+	REPL    REPL       `json:"repl"`
+	Daemon  DaemonREPL `json:"daemon_repl"`
+	Ingest  []Ingest   `json:"ingest"`
+	Memory  Memory     `json:"memory"`
+	Cold    Latency    `json:"cold_start"`
+	Failed  []string   `json:"failures,omitempty"`
 }
 
 // Env records what the numbers were measured on; without it they
@@ -122,6 +123,13 @@ func Run(ctx context.Context, cfg Config) *Results {
 	if res.REPL.Mismatches > 0 {
 		fail("repl", fmt.Errorf("%d replies were not the expected output", res.REPL.Mismatches))
 	}
+	progress("REPL round trips, standalone and through the daemon")
+	if res.Daemon, err = rn.daemonREPL(ctx, cfg.N); err != nil {
+		fail("daemon repl", err)
+	}
+	if res.Daemon.Mismatches > 0 {
+		fail("daemon repl", fmt.Errorf("%d replies were not the expected output", res.Daemon.Mismatches))
+	}
 	progress("ingest throughput")
 	if res.Ingest, err = rn.ingest(ctx, cfg.Size); err != nil {
 		fail("ingest", err)
@@ -145,6 +153,14 @@ func (r *Results) Print(w io.Writer) {
 	row("direct pty, no agentty", r.REPL.Direct)
 	fmt.Fprintf(tw, "agentty overhead (pty − direct)\t\t%.2f\t%.2f\t\t\t\t\n", r.REPL.OverheadMedianMs, r.REPL.OverheadP95Ms)
 	fmt.Fprintf(tw, "reply mismatches\t\t%d\t\t\t\t\t\n", r.REPL.Mismatches)
+	tw.Flush()
+	fmt.Fprintln(w)
+
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "REPL round trip, pty (ms), alternating\tn\tmedian\tp95\tp99\tmin\tmax\t")
+	row("serve -standalone", r.Daemon.Standalone)
+	row("serve through the daemon (relay + socket)", r.Daemon.Daemon)
+	fmt.Fprintf(tw, "relay overhead (daemon − standalone)\t\t%.2f\t%.2f\t\t\t\t\n", r.Daemon.OverheadMedianMs, r.Daemon.OverheadP95Ms)
 	tw.Flush()
 	fmt.Fprintln(w)
 

@@ -62,9 +62,16 @@ func (h *daemonHome) command(t *testing.T, args ...string) *exec.Cmd {
 // client on its stdio; env is added to its environment.
 func (h *daemonHome) serve(t *testing.T, env []string, flags ...string) *server {
 	t.Helper()
+	return h.serveIn(t, "", env, flags...)
+}
+
+// serveIn is serve started in directory dir ("": the test's).
+func (h *daemonHome) serveIn(t *testing.T, dir string, env []string, flags ...string) *server {
+	t.Helper()
 	return startServerWith(t, func(cmd *exec.Cmd) {
 		cmd.Env = append(cmd.Env, standaloneEnv+"=", "AGENTTY_SOCKET="+h.socket, "XDG_STATE_HOME="+h.state)
 		cmd.Env = append(append(cmd.Env, h.env...), env...)
+		cmd.Dir = dir
 	}, flags...)
 }
 

@@ -78,6 +78,36 @@ func TestDaemon_SessionsOutliveServe(t *testing.T) {
 	}
 }
 
+// TestDaemon_ClientDirectory: a session started without cwd runs in the
+// directory of the client's serve, as with a standalone serve, not in the
+// directory of the serve that happened to start the daemon.
+func TestDaemon_ClientDirectory(t *testing.T) {
+	t.Parallel()
+	h := newDaemonHome(t)
+	a, b := t.TempDir(), t.TempDir()
+	sa := h.serveIn(t, a, nil)
+	sb := h.serveIn(t, b, nil)
+	pwd := func(s *server, args map[string]any) string {
+		t.Helper()
+		args["argv"], args["mode"], args["return_on"] = []string{"pwd"}, "pipe", []string{"exit"}
+		var r readResult
+		s.call("start_process", args, &r)
+		return strings.TrimSpace(r.Output)
+	}
+	if got := pwd(sa, map[string]any{}); got != a {
+		t.Errorf("client in %s: pwd printed %q", a, got)
+	}
+	if got := pwd(sb, map[string]any{}); got != b {
+		t.Errorf("client in %s: pwd printed %q", b, got)
+	}
+	if got := pwd(sb, map[string]any{"cwd": a}); got != a {
+		t.Errorf("explicit cwd %s: pwd printed %q", a, got)
+	}
+	if ds := h.daemons(); len(ds) != 1 {
+		t.Fatalf("want both clients on one daemon, have %s", describe(ds))
+	}
+}
+
 func TestDaemon_KillDaemonLeavesNoChild(t *testing.T) {
 	t.Parallel()
 	h := newDaemonHome(t)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"syscall"
 	"time"
@@ -128,10 +129,15 @@ func Stop(ctx context.Context, socket string) error {
 
 // Upgrade opens an MCP stream to the daemon: the returned connection
 // carries newline-delimited JSON-RPC both ways. A daemon with another
-// configuration fingerprint refuses with ErrConfigDiffers.
+// configuration fingerprint refuses with ErrConfigDiffers. The working
+// directory is sent along: the default cwd of the sessions this client
+// starts.
 func Upgrade(ctx context.Context, socket, version, fingerprint string) (net.Conn, error) {
 	hdr := http.Header{"Connection": {"Upgrade"}, "Upgrade": {UpgradeToken},
 		HeaderVersion: {version}, HeaderConfig: {fingerprint}}
+	if dir, err := os.Getwd(); err == nil {
+		hdr.Set(HeaderDir, dir)
+	}
 	c, br, resp, err := roundTrip(ctx, socket, http.MethodGet, MCPPath, hdr)
 	if err != nil {
 		return nil, err

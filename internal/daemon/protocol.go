@@ -27,6 +27,9 @@ const (
 	// HeaderConfig carries the client's configuration fingerprint; the
 	// daemon answers 409 to an upgrade whose fingerprint is not its own.
 	HeaderConfig = "Agentty-Config"
+	// HeaderDir carries the client's working directory: the default cwd
+	// of the local sessions it starts, as with a standalone serve.
+	HeaderDir = "Agentty-Dir"
 )
 
 // Status is what GET /v1/daemon reports.

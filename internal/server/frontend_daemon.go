@@ -201,7 +201,7 @@ func (f *daemonFront) upgrade(w http.ResponseWriter, r *http.Request) {
 	f.conns.Add(1)
 	defer f.conns.Done()
 	tr := &stdio.Transport{In: &hijacked{r: rw.Reader, Conn: conn}, Out: conn, Logger: f.ep.Logger, MaxReply: mcpserver.MaxReply}
-	ss, err := f.ep.MCP.Connect(f.ctx, tr, nil)
+	ss, err := f.ep.MCP.Connect(withClientDir(f.ctx, r.Header.Get(daemon.HeaderDir)), tr, nil)
 	if err != nil {
 		f.ep.Logger.Warn("daemon client could not connect", "err", err)
 		conn.Close()

@@ -105,7 +105,7 @@ func New(cfg Config) (*Server, error) {
 	s.mcp = mcpserver.New(mgr, &mcpserver.Options{Version: cfg.Version, Logger: log, Policy: pol, Audit: aud,
 		MaxReadBytes: cfg.MaxReadBytes, Hosts: poolHosts{pool}, Remote: pool, Store: st,
 		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start)})
-	s.mcp.AddReceivingMiddleware(endCalls)
+	s.mcp.AddReceivingMiddleware(endCalls, clientDir)
 	return s, nil
 }
 

@@ -81,8 +81,13 @@ func daemonCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ln, err := daemon.Listen(socket, logger)
 	if errors.Is(err, daemon.ErrRunning) {
+		// The holder may not listen yet: say "running" once it answers, so
+		// the serve that started us finds it.
+		if err := daemon.AwaitListening(ctx, socket, connectWithin/3); err != nil {
+			return fail(1, err)
+		}
 		ready(daemon.ReadyRunning)
-		fmt.Fprintf(stderr, "agentty daemon: %v (%s)\n", err, socket)
+		fmt.Fprintf(stderr, "agentty daemon: another daemon already serves %s\n", socket)
 		return 1
 	}
 	if err != nil {
@@ -94,7 +99,12 @@ func daemonCmd(args []string, stdout, stderr io.Writer) int {
 		return fail(1, err)
 	}
 	err = srv.Serve(ctx, core.Daemon{Listener: ln, Settings: e.settings(), Idle: idle, Activity: srv.Activity,
-		Ready: func() { ready(daemon.ReadyListening) }})
+		Ready: func() {
+			if *readyFD == 0 {
+				fmt.Fprintf(stderr, "agentty daemon: listening on %s, pid %d, logging to %s\n", socket, os.Getpid(), logName(*logFile))
+			}
+			ready(daemon.ReadyListening)
+		}})
 	code := 0
 	if err != nil {
 		ready(daemon.ReadyErrorPrefix + err.Error())
@@ -122,6 +132,18 @@ func readyReporter(fd int) func(string) {
 		_ = f.Close()
 		f = nil
 	}
+}
+
+// logName is where openDaemonLog logs, for people.
+func logName(name string) string {
+	if name == "-" {
+		return "stderr"
+	}
+	if name == "" {
+		dir, _ := defaultDataDir()
+		return filepath.Join(dir, "daemon.log")
+	}
+	return name
 }
 
 // openDaemonLog opens the daemon's log file (0600, appended) in the state

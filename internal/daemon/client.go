@@ -172,3 +172,25 @@ func (c *bufConn) CloseWrite() error {
 	}
 	return c.Conn.Close()
 }
+
+// AwaitListening waits until something accepts connections on socket, at
+// most within: a daemon that just claimed the socket binds it within
+// moments. No event announces a socket file, so it polls with backoff.
+func AwaitListening(ctx context.Context, socket string, within time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, within)
+	defer cancel()
+	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
+		c, err := dial(ctx, socket)
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("another daemon holds %s but does not answer: %w", socket, err)
+		case <-t.C:
+		}
+	}
+}

@@ -24,7 +24,7 @@ type ConnectOptions struct {
 
 // attempts bounds how often Connect starts over after a daemon went away
 // under it (it reached its idle exit, it was replaced).
-const attempts = 5
+const attempts = 10
 
 // Connect finds the daemon on the socket, starting one when none runs, and
 // opens an MCP stream to it. A daemon of an older version than the client,

@@ -79,13 +79,10 @@ func daemonCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(2, err)
 	}
-	ln, err := daemon.Listen(socket, logger)
+	// Another daemon's claim: once it answers, the serve that started us
+	// uses it; once it lets go (it was exiting), the socket is ours.
+	ln, err := daemon.Claim(ctx, socket, logger, connectWithin/3)
 	if errors.Is(err, daemon.ErrRunning) {
-		// The holder may not listen yet: say "running" once it answers, so
-		// the serve that started us finds it.
-		if err := daemon.AwaitListening(ctx, socket, connectWithin/3); err != nil {
-			return fail(1, err)
-		}
 		ready(daemon.ReadyRunning)
 		fmt.Fprintf(stderr, "agentty daemon: another daemon already serves %s\n", socket)
 		return 1

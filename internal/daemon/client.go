@@ -68,7 +68,15 @@ func roundTrip(ctx context.Context, socket, method, path string, hdr http.Header
 	resp, err := http.ReadResponse(br, req)
 	if err != nil {
 		c.Close()
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
+			// Closed unanswered: a daemon on its way out (or a refusal).
+			return nil, nil, nil, fmt.Errorf("%w: daemon socket: %v", ErrNoDaemon, err)
+		}
 		return nil, nil, nil, fmt.Errorf("daemon socket: %w", err)
+	}
+	if resp.StatusCode == http.StatusServiceUnavailable {
+		defer c.Close()
+		return nil, nil, nil, fmt.Errorf("%w: %s", ErrNoDaemon, errorBody(resp))
 	}
 	return c, br, resp, nil
 }
@@ -102,8 +110,9 @@ func GetStatus(ctx context.Context, socket string) (Status, error) {
 	return st, nil
 }
 
-// Stop asks the daemon to exit and, when it agreed, waits until its
-// process is gone (it holds this connection open until then), or ctx ends.
+// Stop asks the daemon to exit and, when it agreed, waits until it has let
+// go of the socket (it holds this connection open until then), or ctx
+// ends.
 // A busy daemon answers ErrBusy with the reason.
 func Stop(ctx context.Context, socket string) error {
 	c, br, resp, err := roundTrip(ctx, socket, http.MethodPost, StopPath, nil)
@@ -120,7 +129,7 @@ func Stop(ctx context.Context, socket string) error {
 	}
 	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
-	// The response has no body; what follows is the end of the process.
+	// The response has no body; what follows is the daemon closing it.
 	if _, err := io.Copy(io.Discard, br); err != nil {
 		return fmt.Errorf("waiting for the daemon to exit: %w", err)
 	}
@@ -171,26 +180,4 @@ func (c *bufConn) CloseWrite() error {
 		return cw.CloseWrite()
 	}
 	return c.Conn.Close()
-}
-
-// AwaitListening waits until something accepts connections on socket, at
-// most within: a daemon that just claimed the socket binds it within
-// moments. No event announces a socket file, so it polls with backoff.
-func AwaitListening(ctx context.Context, socket string, within time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, within)
-	defer cancel()
-	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
-		c, err := dial(ctx, socket)
-		if err == nil {
-			c.Close()
-			return nil
-		}
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("another daemon holds %s but does not answer: %w", socket, err)
-		case <-t.C:
-		}
-	}
 }

@@ -1,12 +1,14 @@
 package daemon
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -67,6 +69,33 @@ func Listen(socket string, log *slog.Logger) (*Listener, error) {
 	// Close removes the file while we still hold the claim; never on GC.
 	ln.SetUnlinkOnClose(false)
 	return &Listener{ln: ln, lock: lock, path: socket, log: log, uid: os.Getuid()}, nil
+}
+
+// Claim is Listen that, while another daemon holds the claim, waits until
+// that daemon answers on the socket (ErrRunning) or lets the claim go (then
+// the claim is ours), at most within. A daemon binds its socket moments
+// after it claims it and lets the claim go moments after it stops
+// serving; no event announces either, so Claim polls with backoff.
+func Claim(ctx context.Context, socket string, log *slog.Logger, within time.Duration) (*Listener, error) {
+	ctx, cancel := context.WithTimeout(ctx, within)
+	defer cancel()
+	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
+		l, err := Listen(socket, log)
+		if !errors.Is(err, ErrRunning) {
+			return l, err
+		}
+		if c, err := dial(ctx, socket); err == nil {
+			c.Close()
+			return nil, ErrRunning
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("another daemon holds %s.lock but does not answer on the socket", socket)
+		case <-t.C:
+		}
+	}
 }
 
 // Accept returns the next connection from this uid. A connection from

@@ -22,8 +22,10 @@ import (
 // relaying its stdio) upgrade GET /v1/mcp to a JSON-RPC stream served like
 // stdio; /v1/daemon reports its status, /v1/daemon/stop asks it to exit;
 // the person's console is mounted under /v1/. Serve returns nil, ending
-// the daemon, after Idle with no session running and no client connected,
-// or when asked to stop while idle.
+// the daemon, after Idle with no session running and no client connected
+// (counted from the first client, or from firstClientGrace after the start
+// when none came), or when asked to stop while idle. Once it decided to
+// stop it answers upgrades 503, which clients take as "no daemon".
 type Daemon struct {
 	Listener net.Listener // a daemon.Listener: same-uid peers only
 	// Settings are the configuration the daemon runs with; clients with
@@ -55,7 +57,11 @@ type daemonFront struct {
 
 	mu        sync.Mutex
 	idleSince time.Time  // guarded by mu; zero while busy
-	held      []net.Conn // guarded by mu; stop requests, closed by the process's exit
+	held      []net.Conn // guarded by mu; stop requests, answered by closing once the socket is free
+	upgrading int        // guarded by mu; upgraded connections not yet ended
+	closing   bool       // guarded by mu; set once the daemon decided to stop: no upgrade after
+	reached   bool       // guarded by mu; a client has upgraded
+	started   time.Time
 }
 
 // Serve implements Transport.
@@ -66,7 +72,7 @@ func (t Daemon) Serve(ctx context.Context, ep Endpoint) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	f := &daemonFront{t: &t, ep: ep, fp: daemon.Fingerprint(t.Settings), ctx: ctx, stop: make(chan struct{}),
-		idleSince: t.Now()}
+		idleSince: t.Now(), started: t.Now()}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+daemon.MCPPath, f.upgrade)
 	mux.HandleFunc("GET "+daemon.StatusPath, f.status)
@@ -92,6 +98,13 @@ func (t Daemon) Serve(ctx context.Context, ep Endpoint) error {
 	_ = t.Listener.Close()
 	cancel()
 	f.conns.Wait()
+	// The socket is free: whoever asked us to stop may start another daemon.
+	f.mu.Lock()
+	for _, c := range f.held {
+		c.Close()
+	}
+	f.held = nil
+	f.mu.Unlock()
 	return err
 }
 
@@ -113,39 +126,71 @@ func (f *daemonFront) wait(ctx context.Context, served <-chan error) error {
 			}
 			return err
 		case <-tick.C:
-			if since, idle := f.observe(); idle && f.t.Idle > 0 && f.t.Now().Sub(since) >= f.t.Idle {
-				f.ep.Logger.Info("daemon idle: exiting", "idle_for", f.t.Now().Sub(since).Round(time.Second))
+			if f.t.Idle > 0 && f.closeIfIdle(f.idleOver) {
+				f.ep.Logger.Info("daemon idle: exiting", "idle_exit", f.t.Idle)
 				return nil
 			}
 		}
 	}
 }
 
-// observe updates idleSince from the core's activity.
-func (f *daemonFront) observe() (since time.Time, idle bool) {
+// observeLocked updates idleSince from the core's activity and this front
+// end's upgrades in progress; the caller holds mu.
+func (f *daemonFront) observeLocked() (since time.Time, idle bool) {
 	a := f.t.Activity()
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	idle = a.Idle() && f.upgrading == 0
 	switch {
-	case !a.Idle():
+	case !idle:
 		f.idleSince = time.Time{}
 	case f.idleSince.IsZero():
 		f.idleSince = f.t.Now()
 	}
-	return f.idleSince, a.Idle()
+	return f.idleSince, idle
+}
+
+// firstClientGrace is how long a daemon no client has reached yet waits
+// for one before its idle period counts: the serve that started it
+// connects moments after it listens, however short the idle period.
+const firstClientGrace = 30 * time.Second
+
+// idleOver reports whether a daemon idle since since has been idle long
+// enough to exit; the caller holds mu.
+func (f *daemonFront) idleOver(since time.Time) bool {
+	now := f.t.Now()
+	if !f.reached && now.Sub(f.started) < firstClientGrace {
+		return false
+	}
+	return now.Sub(since) >= f.t.Idle
+}
+
+// closeIfIdle decides to stop when the daemon is idle and over reports
+// true for how long it has been; from then on no upgrade is taken, so no
+// client connects to a daemon on its way out.
+func (f *daemonFront) closeIfIdle(over func(since time.Time) bool) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if since, idle := f.observeLocked(); !idle || !over(since) {
+		return false
+	}
+	f.closing = true
+	return true
 }
 
 func (f *daemonFront) status(w http.ResponseWriter, _ *http.Request) {
+	f.mu.Lock()
+	since, _ := f.observeLocked()
+	f.mu.Unlock()
 	a := f.t.Activity()
-	since, _ := f.observe()
 	writeJSON(w, http.StatusOK, daemon.Status{Version: f.ep.Version, PID: os.Getpid(), Fingerprint: f.fp,
 		Settings: f.t.Settings, Sessions: a.Sessions, Clients: a.Clients, IdleSince: since, IdleExit: f.t.Idle.String()})
 }
 
 // stopRequest ends an idle daemon. The connection is held open until the
-// process is gone, so the asker knows when a new daemon may start.
+// daemon has let go of the socket, so the asker knows when a new daemon
+// may start.
 func (f *daemonFront) stopRequest(w http.ResponseWriter, _ *http.Request) {
-	if a := f.t.Activity(); !a.Idle() {
+	if !f.closeIfIdle(func(time.Time) bool { return true }) {
+		a := f.t.Activity()
 		writeJSON(w, http.StatusConflict, map[string]string{"error": "the daemon has " + activityText(a) + "; it exits once idle"})
 		return
 	}
@@ -184,6 +229,22 @@ func (f *daemonFront) upgrade(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusConflict, map[string]string{"error": "the daemon's configuration fingerprint is " + f.fp + ", the client's " + fp})
 		return
 	}
+	f.mu.Lock()
+	closing := f.closing
+	if !closing {
+		f.upgrading++
+		f.reached = true
+	}
+	f.mu.Unlock()
+	if closing {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "the daemon is exiting"})
+		return
+	}
+	defer func() {
+		f.mu.Lock()
+		f.upgrading--
+		f.mu.Unlock()
+	}()
 	if v := r.Header.Get(daemon.HeaderVersion); v != f.ep.Version {
 		f.ep.Logger.Warn("client of another version connected", "client_version", v, "version", f.ep.Version)
 	}

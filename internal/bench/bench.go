@@ -162,7 +162,7 @@ func (r *Results) Print(w io.Writer) {
 	row("serve through the daemon (relay + socket)", r.Daemon.Daemon)
 	fmt.Fprintf(tw, "relay overhead (daemon − standalone)\t\t%.2f\t%.2f\t\t\t\t\n", r.Daemon.OverheadMedianMs, r.Daemon.OverheadP95Ms)
 	tw.Flush()
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "(VmRSS: the relaying serve %d KiB per client; the daemon with its one session %d KiB)\n\n", r.Daemon.RelayKiB, r.Daemon.DaemonKiB)
 
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Ingest\tprogram bytes\tcounted bytes\tseconds\tMB/s\tdisk bytes\twrite amp.\tgap bytes\t")

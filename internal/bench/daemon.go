@@ -24,17 +24,22 @@ type DaemonREPL struct {
 	OverheadMedianMs float64 `json:"relay_overhead_median_ms"`
 	OverheadP95Ms    float64 `json:"relay_overhead_p95_ms"`
 	Mismatches       int     `json:"mismatches"`
+	// Resident memory of the relaying serve (one per client) and of the
+	// daemon with the one python session, after the round trips.
+	RelayKiB  int64 `json:"relay_rss_kib"`
+	DaemonKiB int64 `json:"daemon_rss_kib"`
 }
 
 // daemonServer launches "agentty serve" relaying to a daemon of its own on
 // a socket in dir (never the user's), with its log in dir.
-func (rn *runner) daemonServer(ctx context.Context, dir string) (*mcp.ClientSession, error) {
+func (rn *runner) daemonServer(ctx context.Context, dir string) (*mcp.ClientSession, *exec.Cmd, error) {
 	cmd := exec.Command(rn.exe, "serve", "-log-level", "warn", "-no-store", "-idle", "0")
 	cmd.Env = append(os.Environ(), "AGENTTY_STANDALONE=", "AGENTTY_SOCKET="+filepath.Join(dir, "agentty.sock"),
 		"XDG_STATE_HOME="+dir)
 	cmd.Stderr = os.Stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "agentty-bench", Version: rn.version}, nil)
-	return client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	return cs, cmd, err
 }
 
 // daemonREPL times n send_input round trips on a python3 PTY session of a
@@ -52,7 +57,7 @@ func (rn *runner) daemonREPL(ctx context.Context, n int) (DaemonREPL, error) {
 		return r, err
 	}
 	defer alone.Close()
-	viaDaemon, err := rn.daemonServer(ctx, dir)
+	viaDaemon, relay, err := rn.daemonServer(ctx, dir)
 	if err != nil {
 		return r, fmt.Errorf("serve through the daemon: %w", err)
 	}
@@ -99,6 +104,12 @@ func (rn *runner) daemonREPL(ctx context.Context, n int) (DaemonREPL, error) {
 		}
 	}
 	r.Standalone, r.Daemon = summarizeLatency(ds[0]), summarizeLatency(ds[1])
+	if r.RelayKiB, err = benchRSSKiB(relay.Process.Pid); err != nil {
+		return r, err
+	}
+	if r.DaemonKiB, err = benchRSSKiB(st.PID); err != nil {
+		return r, err
+	}
 	r.OverheadMedianMs = r.Daemon.MedianMs - r.Standalone.MedianMs
 	r.OverheadP95Ms = r.Daemon.P95Ms - r.Standalone.P95Ms
 	return r, nil

@@ -9,7 +9,7 @@ import (
 )
 
 // shortDir is a temporary directory short enough for socket paths.
-func shortDir(t *testing.T) string {
+func shortDir(t testing.TB) string {
 	t.Helper()
 	d, err := os.MkdirTemp("", "agentty-daemon-unit-")
 	if err != nil {

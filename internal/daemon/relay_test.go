@@ -12,7 +12,7 @@ import (
 
 // socketPair is a connected pair of unix stream sockets: the relay's end
 // and the daemon's.
-func socketPair(t *testing.T) (relay, daemon *net.UnixConn) {
+func socketPair(t testing.TB) (relay, daemon *net.UnixConn) {
 	t.Helper()
 	sock := shortDir(t) + "/s"
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})

@@ -61,6 +61,7 @@ type daemonFront struct {
 	upgrading int        // guarded by mu; upgraded connections not yet ended
 	closing   bool       // guarded by mu; set once the daemon decided to stop: no upgrade after
 	reached   bool       // guarded by mu; a client has upgraded
+	finished  bool       // guarded by mu; the socket is free: stop requests are answered at once
 	started   time.Time
 }
 
@@ -90,8 +91,12 @@ func (t Daemon) Serve(ctx context.Context, ep Endpoint) error {
 		t.Ready()
 	}
 	err := f.wait(ctx, served)
-	// Stop accepting first (which removes the socket and frees the claim),
-	// then end the MCP connections.
+	// No upgrade from now on (so conns.Add happens before conns.Wait); stop
+	// accepting (which removes the socket and frees the claim), then end
+	// the MCP connections.
+	f.mu.Lock()
+	f.closing = true
+	f.mu.Unlock()
 	shut, done := context.WithTimeout(context.Background(), httpShutdownGrace)
 	_ = hs.Shutdown(shut)
 	done()
@@ -103,7 +108,7 @@ func (t Daemon) Serve(ctx context.Context, ep Endpoint) error {
 	for _, c := range f.held {
 		c.Close()
 	}
-	f.held = nil
+	f.held, f.finished = nil, true
 	f.mu.Unlock()
 	return err
 }
@@ -202,7 +207,11 @@ func (f *daemonFront) stopRequest(w http.ResponseWriter, _ *http.Request) {
 	_, _ = rw.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
 	_ = rw.Flush()
 	f.mu.Lock()
-	f.held = append(f.held, conn)
+	if f.finished {
+		conn.Close()
+	} else {
+		f.held = append(f.held, conn)
+	}
 	f.mu.Unlock()
 	f.stopOnce.Do(func() { close(f.stop) })
 }
@@ -234,6 +243,7 @@ func (f *daemonFront) upgrade(w http.ResponseWriter, r *http.Request) {
 	if !closing {
 		f.upgrading++
 		f.reached = true
+		f.conns.Add(1)
 	}
 	f.mu.Unlock()
 	if closing {
@@ -244,6 +254,7 @@ func (f *daemonFront) upgrade(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		f.upgrading--
 		f.mu.Unlock()
+		f.conns.Done()
 	}()
 	if v := r.Header.Get(daemon.HeaderVersion); v != f.ep.Version {
 		f.ep.Logger.Warn("client of another version connected", "client_version", v, "version", f.ep.Version)
@@ -259,8 +270,6 @@ func (f *daemonFront) upgrade(w http.ResponseWriter, r *http.Request) {
 		conn.Close()
 		return
 	}
-	f.conns.Add(1)
-	defer f.conns.Done()
 	tr := &stdio.Transport{In: &hijacked{r: rw.Reader, Conn: conn}, Out: conn, Logger: f.ep.Logger, MaxReply: mcpserver.MaxReply}
 	ss, err := f.ep.MCP.Connect(withClientDir(f.ctx, r.Header.Get(daemon.HeaderDir)), tr, nil)
 	if err != nil {

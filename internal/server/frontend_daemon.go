@@ -184,10 +184,14 @@ func (f *daemonFront) closeIfIdle(over func(since time.Time) bool) bool {
 func (f *daemonFront) status(w http.ResponseWriter, _ *http.Request) {
 	f.mu.Lock()
 	since, _ := f.observeLocked()
+	clients := f.upgrading
 	f.mu.Unlock()
 	a := f.t.Activity()
+	// Clients are the upgraded connections still served, whether or not the
+	// SDK still lists their session (it lets go of a session whose client
+	// died before the session's calls end).
 	writeJSON(w, http.StatusOK, daemon.Status{Version: f.ep.Version, PID: os.Getpid(), Fingerprint: f.fp,
-		Settings: f.t.Settings, Sessions: a.Sessions, Clients: a.Clients, IdleSince: since, IdleExit: f.t.Idle.String()})
+		Settings: f.t.Settings, Sessions: a.Sessions, Clients: max(clients, a.Clients), IdleSince: since, IdleExit: f.t.Idle.String()})
 }
 
 // stopRequest ends an idle daemon. The connection is held open until the

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/daemon"
+	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/toolcall"
 )
 
@@ -223,5 +224,68 @@ func TestDaemon_IdleExitWaitsForSessions(t *testing.T) {
 	_, err := daemon.GetStatus(ctx, d.socket)
 	if !errors.Is(err, daemon.ErrNoDaemon) {
 		t.Errorf("status after the idle exit: %v, want ErrNoDaemon", err)
+	}
+}
+
+// TestDaemon_ClientGoneEndsItsCalls: a client that goes away in the middle
+// of a long wait is let go at once, not when the wait times out.
+func TestDaemon_ClientGoneEndsItsCalls(t *testing.T) {
+	d := startDaemon(t, time.Hour) // looks at its activity, never leaves (the clock stands still)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	progressed := make(chan struct{}, 1)
+	conn, err := daemon.Upgrade(ctx, d.socket, "test", daemon.Fingerprint(map[string]string{"k": "v"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiter, err := mcp.NewClient(&mcp.Implementation{Name: "waiter", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+			select {
+			case progressed <- struct{}{}:
+			default:
+			}
+		}}).Connect(ctx, &mcp.IOTransport{Reader: conn, Writer: conn}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := d.connect(t)
+	defer other.Close()
+	var st struct {
+		SessionID string `json:"session_id"`
+	}
+	if _, err := toolcall.Checked(ctx, other, "start_process", map[string]any{"argv": []string{"cat"}, "mode": "pipe", "timeout_ms": 0}, &st); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		params := &mcp.CallToolParams{Name: "read_output", Arguments: map[string]any{"session_id": st.SessionID, "timeout_ms": 600000, "until": "never printed", "return_on": []string{"exit", "match"}}}
+		params.SetProgressToken("p1")
+		_, _ = waiter.CallTool(ctx, params)
+	}()
+	// Output the wait reports as progress: the wait is in flight.
+	for {
+		if _, err := toolcall.Checked(ctx, other, "send_input", map[string]any{"session_id": st.SessionID, "text": "tick", "enter": true, "timeout_ms": 0}, nil); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-progressed:
+		case <-time.After(mcpserver.ProgressInterval * 4):
+			continue
+		case <-ctx.Done():
+			t.Fatal("no progress from the waiting read_output")
+		}
+		break
+	}
+	// The waiting client dies: its connection closes under it.
+	conn.Close()
+	defer waiter.Close()
+	for {
+		select {
+		case <-d.seen:
+			if st, err := daemon.GetStatus(ctx, d.socket); err == nil && st.Clients == 1 {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatal("the daemon still serves the client that went away in a 10-minute wait")
+		}
 	}
 }

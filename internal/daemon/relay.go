@@ -20,13 +20,15 @@ import (
 // the process. It returns nil after the end of in, io.ErrUnexpectedEOF
 // when the daemon went away first, or a copy's error.
 func Relay(in io.Reader, out io.Writer, conn net.Conn) error {
-	up := make(chan error, 1)
+	up := make(chan error, 1) // the copy from in ended: its error
 	go func() {
 		_, err := io.Copy(conn, in)
+		// Sent before the half-close, so once the daemon answers it by
+		// closing, up already says the client ended first.
+		up <- err
 		if cw, ok := conn.(interface{ CloseWrite() error }); ok {
 			_ = cw.CloseWrite()
 		}
-		up <- err
 	}()
 	_, downErr := io.Copy(out, conn)
 	select {

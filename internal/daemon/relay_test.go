@@ -34,24 +34,29 @@ func socketPair(t testing.TB) (relay, daemon *net.UnixConn) {
 	return r, d
 }
 
+// TestRelay_EndOfInput: the client's input ends, the daemon answers and
+// closes: a clean end, never taken for the daemon going away. Looped: the
+// daemon's close races the relay's bookkeeping of the end of input.
 func TestRelay_EndOfInput(t *testing.T) {
-	relay, d := socketPair(t)
-	in := bytes.NewReader([]byte("{\"id\":1}\n"))
-	var out bytes.Buffer
-	done := make(chan error, 1)
-	go func() { done <- Relay(in, &out, relay) }()
-	// The daemon reads the client's line and the half-close, answers, closes.
-	got, err := io.ReadAll(d)
-	if err != nil || string(got) != "{\"id\":1}\n" {
-		t.Fatalf("daemon read %q, %v", got, err)
-	}
-	d.Write([]byte("{\"id\":1,\"result\":{}}\n"))
-	d.Close()
-	if err := <-done; err != nil {
-		t.Fatalf("Relay after the end of input: %v", err)
-	}
-	if out.String() != "{\"id\":1,\"result\":{}}\n" {
-		t.Errorf("client got %q", out.String())
+	for i := range 200 {
+		relay, d := socketPair(t)
+		in := bytes.NewReader([]byte("{\"id\":1}\n"))
+		var out bytes.Buffer
+		done := make(chan error, 1)
+		go func() { done <- Relay(in, &out, relay) }()
+		// The daemon reads the client's line and the half-close, answers, closes.
+		got, err := io.ReadAll(d)
+		if err != nil || string(got) != "{\"id\":1}\n" {
+			t.Fatalf("round %d: daemon read %q, %v", i, got, err)
+		}
+		d.Write([]byte("{\"id\":1,\"result\":{}}\n"))
+		d.Close()
+		if err := <-done; err != nil {
+			t.Fatalf("round %d: Relay after the end of input: %v", i, err)
+		}
+		if out.String() != "{\"id\":1,\"result\":{}}\n" {
+			t.Fatalf("round %d: client got %q", i, out.String())
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // listed is list_sessions' structured result, as far as these tests look.
@@ -123,6 +124,16 @@ func TestDaemon_KillDaemonLeavesNoChild(t *testing.T) {
 	waitTagged(t, ptyTag, 0, goneWithin)
 	waitTagged(t, pipeTag, 0, goneWithin)
 	waitGone(t, guard)
+	// serve ends on its own, its client still connected: closing its stdin
+	// first would be a client ending at the same moment, a clean exit.
+	serve := s.cmd.Process.Pid
+	deadline := time.Now().Add(exitWithin)
+	for delay := time.Millisecond; !isZombie(serve); delay = min(delay*2, 50*time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve %d still running %v after its daemon was killed", serve, exitWithin)
+		}
+		time.Sleep(delay) // bounded poll: Wait is close's, so no exit event is ours
+	}
 	if st := s.close(); st.ExitCode() != 1 {
 		t.Errorf("serve ended with %v when its daemon was killed, want exit 1", st)
 	}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agentty/agentty/internal/config"
@@ -29,6 +30,7 @@ type engineFlags struct {
 	sshf        *sshFlags
 	sf          *storeFlagSet
 	screens     *bool
+	tools       *string
 
 	cfg *config.Config // set by load
 }
@@ -44,6 +46,7 @@ func registerEngine(fs *flag.FlagSet) *engineFlags {
 		sshf:        addSSHFlags(fs),
 		sf:          storeFlags(fs),
 		screens:     fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)"),
+		tools:       fs.String("tools", "all", "tools offered to clients: all, or a comma-separated list of groups ("+core.ToolGroups()+") and tool names"),
 	}
 }
 
@@ -97,7 +100,7 @@ func (e *engineFlags) coreConfig(logger *slog.Logger) (core.Config, error) {
 		Sessions: &core.SessionConfig{MaxSessions: *e.maxSessions, OutputLimit: limit, ExitedTTL: *e.ttl, KillGrace: *e.grace,
 			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*e.screens},
 		MaxInputBytes: gate.maxInput, MaxReadBytes: gate.maxRead, Policy: gate.policy, Audit: gate.audit,
-		SSH: e.sshf.options(sshSec), Startup: startup(e.fs, e.cfg)}
+		SSH: e.sshf.options(sshSec), Startup: startup(e.fs, e.cfg), Tools: strings.Split(*e.tools, ",")}
 	if dataDir != "" {
 		stOpts.Dir = dataDir
 		scfg.Store = &stOpts

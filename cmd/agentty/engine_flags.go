@@ -31,6 +31,8 @@ type engineFlags struct {
 	sf          *storeFlagSet
 	screens     *bool
 	tools       *string
+	nodeBin     *string
+	lease       *time.Duration
 
 	cfg *config.Config // set by load
 }
@@ -46,6 +48,8 @@ func registerEngine(fs *flag.FlagSet) *engineFlags {
 		sshf:        addSSHFlags(fs),
 		sf:          storeFlags(fs),
 		screens:     fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)"),
+		nodeBin:     fs.String("node-binary", "", "static agentty copied into containers for host docker://NAME (default: this binary, which must then be static: CGO_ENABLED=0)"),
+		lease:       fs.Duration("lease-timeout", 30*time.Second, "a person at a session's terminal (attach, web) keeps the keyboard this long after their last key"),
 		tools:       fs.String("tools", "all", "tools offered to clients: all, or a comma-separated list of groups ("+core.ToolGroups()+") and tool names"),
 	}
 }
@@ -98,9 +102,9 @@ func (e *engineFlags) coreConfig(logger *slog.Logger) (core.Config, error) {
 	lim := e.lim
 	scfg := core.Config{Version: version, Logger: logger,
 		Sessions: &core.SessionConfig{MaxSessions: *e.maxSessions, OutputLimit: limit, ExitedTTL: *e.ttl, KillGrace: *e.grace,
-			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*e.screens},
+			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*e.screens, LeaseTimeout: *e.lease},
 		MaxInputBytes: gate.maxInput, MaxReadBytes: gate.maxRead, Policy: gate.policy, Audit: gate.audit,
-		SSH: e.sshf.options(sshSec), Startup: startup(e.fs, e.cfg), Tools: strings.Split(*e.tools, ",")}
+		SSH: e.sshf.options(sshSec), NodeBinary: *e.nodeBin, Startup: startup(e.fs, e.cfg), Tools: strings.Split(*e.tools, ",")}
 	if dataDir != "" {
 		stOpts.Dir = dataDir
 		scfg.Store = &stOpts

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,6 +30,7 @@ func daemonCmd(args []string, stdout, stderr io.Writer) int {
 	logFile := fs.String("log-file", "", "where the daemon logs (default daemon.log in the state directory; - for stderr)")
 	readyFD := fs.Int("ready-fd", 0, "report on this descriptor once listening (agentty serve sets it)")
 	status := fs.Bool("status", false, "print the running daemon's status as JSON and exit")
+	webAddr := fs.String("web", "", "also serve the web view on this address (loopback unless $"+tokenEnv+" is set); agentty web prints its login URL")
 	stopIt := fs.Bool("stop", false, "ask the running daemon to exit; it does only when no session runs and no client is connected")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: agentty daemon [flags]\n\nThe per-user daemon agentty serve relays MCP clients to, so sessions outlive\n"+
@@ -95,7 +97,11 @@ func daemonCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, err)
 	}
-	err = srv.Serve(ctx, core.Daemon{Listener: ln, Settings: e.settings(), Idle: idle, Activity: srv.Activity,
+	var webOpts *core.HTTPOptions
+	if *webAddr != "" {
+		webOpts = &core.HTTPOptions{Addr: *webAddr, Token: strings.TrimSpace(os.Getenv(tokenEnv))}
+	}
+	err = srv.Serve(ctx, core.Daemon{Listener: ln, Settings: e.settings(), Idle: idle, Activity: srv.Activity, Web: webOpts,
 		Ready: func() {
 			if *readyFD == 0 {
 				fmt.Fprintf(stderr, "agentty daemon: listening on %s, pid %d, logging to %s\n", socket, os.Getpid(), logName(*logFile))

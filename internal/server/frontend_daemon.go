@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/daemon"
+	"github.com/agentty/agentty/internal/httpserver"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/stdio"
+	"github.com/agentty/agentty/internal/web"
 )
 
 // Daemon serves the per-user daemon's socket: MCP clients (agentty serve
@@ -35,6 +37,10 @@ type Daemon struct {
 	Activity func() Activity  // the core's (Server.Activity)
 	Ready    func()           // called once, when the socket serves; may be nil
 	Now      func() time.Time // nil: time.Now
+	// Web, when set, also serves the web view on its address (WebOnly: no
+	// MCP there); its one-time login URLs are issued over this socket, so
+	// only the daemon's own user can open the page.
+	Web *HTTPOptions
 }
 
 // idleTick is how often the daemon looks at its activity: a quarter of the
@@ -81,6 +87,11 @@ func (t Daemon) Serve(ctx context.Context, ep Endpoint) error {
 	if ep.Console != nil {
 		mux.Handle("/v1/", ep.Console)
 	}
+	webDone, werr := f.serveWeb(ctx, mux)
+	if werr != nil {
+		return werr
+	}
+	defer func() { <-webDone }()
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	served := make(chan error, 1)
@@ -310,4 +321,40 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// serveWeb starts the daemon's web view when Web is set: an HTTP front end
+// serving only the page and the console, whose login URLs the socket's
+// POST web.LoginAPIPath issues. It returns a channel closed once that
+// front end has stopped (after ctx ends), or an error matching ErrStart.
+func (f *daemonFront) serveWeb(ctx context.Context, mux *http.ServeMux) (<-chan struct{}, error) {
+	done := make(chan struct{})
+	if f.t.Web == nil {
+		close(done)
+		return done, nil
+	}
+	opts := *f.t.Web
+	opts.WebOnly = true
+	opts.Logins = web.NewLogins()
+	opts.Console = f.ep.Console
+	if opts.Logger == nil {
+		opts.Logger = f.ep.Logger
+	}
+	if opts.ShutdownGrace == 0 {
+		opts.ShutdownGrace = httpShutdownGrace
+	}
+	hs, err := httpserver.New(f.ep.MCP, &opts)
+	if err != nil {
+		close(done)
+		return done, startError{fmt.Errorf("web view: %w", err)}
+	}
+	mux.Handle("POST "+web.LoginAPIPath, opts.Logins.Handler())
+	f.ep.Logger.Info("agentty daemon serving the web view", "url", hs.URL()+"/")
+	go func() {
+		defer close(done)
+		if err := hs.Serve(ctx); err != nil && ctx.Err() == nil {
+			f.ep.Logger.Error("web view stopped", "err", err)
+		}
+	}()
+	return done, nil
 }

@@ -62,12 +62,23 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 }
 
 // Text implements texter.
-func (r SendResult) Text() string { return r.ReadResult.Text() }
+func (r SendResult) Text() string {
+	switch {
+	case r.SecretURL != "":
+		return "secret: url_given " + r.SecretURL + "\n" + r.ReadResult.Text()
+	case r.Secret != "":
+		return "secret: " + r.Secret + "\n" + r.ReadResult.Text()
+	}
+	return r.ReadResult.Text()
+}
 
 func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in SendInput) (SendResult, error) {
 	s, err := t.mgr.Get(in.SessionID)
 	if err != nil {
 		return SendResult{}, err
+	}
+	if in.Secret != "" {
+		return t.sendSecret(ctx, req, s, in)
 	}
 	w, err := in.WaitParams.options(sendWaits)
 	if err != nil {

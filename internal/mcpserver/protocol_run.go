@@ -20,6 +20,9 @@ type RunInput struct {
 	Summary            bool              `json:"summary,omitempty" jsonschema:"return only a one-line summary (and no stdout text) when the command is supported"`
 	Page               *int              `json:"page,omitempty" jsonschema:"0-based page of stdout lines to return instead of head+tail"`
 	PageSize           int               `json:"page_size,omitempty" jsonschema:"lines per page (default 100)"`
+	Interactive        bool              `json:"interactive,omitempty" jsonschema:"run on a terminal to the end in this call, asking the user (not you) through elicitation whenever it waits for input; passwords go through a private page"`
+	MaxRounds          int               `json:"max_rounds,omitempty" jsonschema:"interactive: most questions to ask (default 50)"`
+	Mode               string            `json:"mode,omitempty" jsonschema:"interactive: pty (default) or pipe"`
 	SSHParams
 }
 
@@ -39,6 +42,9 @@ type RunResult struct {
 	Checks     []Check   `json:"checks"`
 	Page       *PageInfo `json:"page,omitempty"`
 	Hint       string    `json:"hint,omitempty"`
+	SessionID  string    `json:"session_id,omitempty" jsonschema:"interactive: the session holding the transcript"`
+	Rounds     *int      `json:"rounds,omitempty" jsonschema:"interactive: questions the user answered"`
+	Note       string    `json:"note,omitempty" jsonschema:"interactive: why the program was killed"`
 }
 
 // Stream is one captured output stream of run_command: the wire form of

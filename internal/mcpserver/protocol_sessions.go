@@ -56,13 +56,16 @@ type SendInput struct {
 	StdinEOF  bool     `json:"stdin_eof,omitempty" jsonschema:"end the input: close stdin (pipe) or send Ctrl+D (pty)"`
 	ReaderID  int      `json:"reader_id,omitempty" jsonschema:"reader whose cursor the reply is read from (default 0)"`
 	Echo      bool     `json:"echo,omitempty" jsonschema:"keep the terminal's echo of the typed line in the output (default false: an exact echo is left out)"`
+	Secret    string   `json:"secret,omitempty" jsonschema:"ask_user at state awaiting_password: the user types the secret on a private page (you never see it), then Enter"`
 	WaitParams
 	ReadParams
 }
 
 // SendResult is send_input's result.
 type SendResult struct {
-	BytesSent int `json:"bytes_sent"`
+	BytesSent int    `json:"bytes_sent"`
+	Secret    string `json:"secret,omitempty" jsonschema:"with secret=ask_user: answered, declined, timed_out or url_given"`
+	SecretURL string `json:"secret_url,omitempty" jsonschema:"url_given: the page to hand the user"`
 	ReadResult
 }
 

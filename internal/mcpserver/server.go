@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -25,6 +27,7 @@ import (
 	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/runner"
+	"github.com/agentty/agentty/internal/secret"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 	"github.com/agentty/agentty/internal/store"
@@ -54,6 +57,13 @@ type Options struct {
 	// so every front end it hosts shares them; New panics without them.
 	Shells *shell.Registry
 	Runner *runner.Runner
+	// Secrets serves the one-time pages where the person types a secret
+	// (send_input secret=ask_user, password prompts of interactive runs);
+	// nil turns those off. The caller closes it.
+	Secrets *secret.Pages
+	// MaxRounds caps the questions of an interactive run_command
+	// (0: DefaultMaxRounds).
+	MaxRounds int
 }
 
 // instructions tell an agent how to use the tools well.
@@ -81,7 +91,10 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 		&mcp.ServerOptions{Instructions: instructions})
 	t := &tools{mgr: mgr, log: logger, shells: o.Shells, runner: o.Runner,
 		gate:  gate.New(gate.Options{Policy: o.Policy, Audit: o.Audit, MaxInputBytes: mgr.MaxInputBytes(), MaxReadBytes: o.MaxReadBytes, Logger: logger}),
-		hosts: o.Hosts, store: o.Store, remote: o.Remote}
+		hosts: o.Hosts, store: o.Store, remote: o.Remote, pages: o.Secrets, maxRounds: o.MaxRounds, runs: map[string]*time.Timer{}}
+	if t.maxRounds <= 0 {
+		t.maxRounds = DefaultMaxRounds
+	}
 	t.cat = catalog.New(mgr, o.Store)
 	_, _ = rand.Read(t.stateKey[:])
 	if t.store != nil {
@@ -106,6 +119,11 @@ type tools struct {
 
 	// cat is every session of mgr and store, live and recorded.
 	cat *catalog.Catalog
+
+	pages     *secret.Pages // nil: no secret pages
+	maxRounds int           // questions per interactive run
+	runsMu    sync.Mutex
+	runs      map[string]*time.Timer // interactive runs awaiting a retry, by session; guarded by runsMu
 }
 
 // texter is an output that renders itself compactly for the content block.

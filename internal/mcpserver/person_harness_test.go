@@ -55,6 +55,20 @@ type personHarness struct {
 	log     *syncBuffer
 	results []string // every tool result the client saw, as JSON
 	mu      sync.Mutex
+	audit   string // the audit log's path
+	// shutdown closes the client, the sessions, the pages, the store and
+	// the audit log, once, so every file is complete.
+	shutdown func()
+}
+
+// auditEvents reads h's audit log.
+func auditEvents(t *testing.T, h *personHarness) []audit.Event {
+	t.Helper()
+	ev, err := audit.ReadFile(h.audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev
 }
 
 func newPersonHarness(t *testing.T, version string, co *mcp.ClientOptions, o Options) *personHarness {
@@ -66,6 +80,7 @@ func newPersonHarness(t *testing.T, version string, co *mcp.ClientOptions, o Opt
 	if err != nil {
 		t.Fatal(err)
 	}
+	h.audit = a.Path()
 	st, err := store.Open(filepath.Join(dir, "store"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -78,11 +93,19 @@ func newPersonHarness(t *testing.T, version string, co *mcp.ClientOptions, o Opt
 	cfg := session.Config{Logger: logger, OnExit: RecordExit(a, nil), NewLog: st.NewLog, Recorder: st.Recorder(), NextID: st.NextID}
 	mgr := session.NewManager(cfg)
 	o.Logger, o.Audit, o.Policy, o.Store, o.Secrets = logger, a, p, st, pages
-	h.client = connect(t, mgr, New(mgr, withEngine(mgr, &o)), "person-test", co, &mcp.ClientSessionOptions{ProtocolVersion: version}, func() {
-		_ = pages.Close()
-		_ = st.Close()
-		_ = a.Close()
-	})
+	var once sync.Once
+	h.shutdown = func() {
+		once.Do(func() {
+			h.cs.Close()
+			mgr.Close()
+			_ = pages.Close()
+			if err := st.Close(); err != nil {
+				t.Errorf("close store: %v", err)
+			}
+			_ = a.Close()
+		})
+	}
+	h.client = connect(t, mgr, New(mgr, withEngine(mgr, &o)), "person-test", co, &mcp.ClientSessionOptions{ProtocolVersion: version}, h.shutdown)
 	return h
 }
 
@@ -104,10 +127,11 @@ func (h *personHarness) run(name string, args map[string]any, out any) *mcp.Call
 }
 
 // noLeak fails when secret appears in any result, the audit log, the
-// store's files (database and segments) or the server log. Call it after
-// the client closed, so the store has flushed.
+// store's files (database and segments) or the server log. It shuts the
+// server down first, so the store has written everything.
 func (h *personHarness) noLeak(t *testing.T, secretText string) {
 	t.Helper()
+	h.shutdown()
 	for _, r := range h.results {
 		if strings.Contains(r, secretText) {
 			t.Fatalf("secret in a tool result: %s", r)
@@ -116,7 +140,7 @@ func (h *personHarness) noLeak(t *testing.T, secretText string) {
 	if strings.Contains(h.log.String(), secretText) {
 		t.Fatal("secret in the server log")
 	}
-	files := 0
+	var files []string
 	err := filepath.Walk(h.dir, func(p string, fi os.FileInfo, err error) error {
 		if err != nil || fi.IsDir() {
 			return err
@@ -125,7 +149,7 @@ func (h *personHarness) noLeak(t *testing.T, secretText string) {
 		if err != nil {
 			return err
 		}
-		files++
+		files = append(files, p)
 		if bytes.Contains(b, []byte(secretText)) {
 			t.Errorf("secret in %s", p)
 		}
@@ -134,8 +158,10 @@ func (h *personHarness) noLeak(t *testing.T, secretText string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files < 3 { // audit log, database, at least one segment
-		t.Fatalf("only %d files checked", files)
+	t.Logf("checked %d files: %q", len(files), files)
+	// The audit log, the database (and its WAL) and output segments.
+	if len(files) < 3 {
+		t.Fatalf("only %q checked", files)
 	}
 }
 

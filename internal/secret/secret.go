@@ -94,11 +94,13 @@ type Page struct {
 	expires time.Time
 	owner   *Pages
 
-	once   sync.Once
-	done   chan struct{} // closed once answered, declined, expired or withdrawn
-	secret []byte        // set before done closes
-	err    error         // set before done closes
-	timer  *time.Timer
+	once  sync.Once
+	done  chan struct{} // closed once answered, declined, expired or withdrawn
+	err   error         // set before done closes
+	timer *time.Timer   // expiry
+
+	mu     sync.Mutex
+	secret []byte // set before done closes, taken by collect; guarded by mu
 }
 
 func random() string {
@@ -122,7 +124,13 @@ func (p *Pages) Open(info Info) (*Page, error) {
 	pg := &Page{Info: info, ID: random(), token: random(), csrf: random(), expires: p.now().Add(p.ttl), owner: p, done: make(chan struct{})}
 	pg.URL = "http://" + p.ln.Addr().String() + "/secret/" + pg.token
 	p.pages[pg.token], p.byID[pg.ID] = pg, pg
-	pg.timer = time.AfterFunc(p.ttl, func() { pg.finish(nil, ErrExpired) })
+	// At expiry an unanswered page fails, and an answer nobody collected
+	// is dropped.
+	pg.timer = time.AfterFunc(p.ttl, func() {
+		pg.finish(nil, ErrExpired)
+		p.drop(pg)
+		Clear(pg.collect())
+	})
 	return pg, nil
 }
 
@@ -161,8 +169,15 @@ func (p *Pages) page(token string) *Page {
 	return pg
 }
 
-// forget drops pg from the maps: its token opens nothing from now on.
+// forget makes pg's token open nothing from now on.
 func (p *Pages) forget(pg *Page) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.pages, pg.token)
+}
+
+// drop removes pg from Lookup: its answer was collected, or it expired.
+func (p *Pages) drop(pg *Page) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.pages, pg.token)
@@ -177,14 +192,16 @@ func (p *Pages) Close() error {
 		return nil
 	}
 	p.closed = true
-	open := make([]*Page, 0, len(p.pages))
-	for _, pg := range p.pages {
+	open := make([]*Page, 0, len(p.byID))
+	for _, pg := range p.byID {
 		open = append(open, pg)
 	}
 	srv, served := p.srv, p.served
 	p.mu.Unlock()
 	for _, pg := range open {
+		pg.timer.Stop()
 		pg.Withdraw()
+		Clear(pg.collect())
 	}
 	if srv == nil {
 		return nil
@@ -199,37 +216,52 @@ func (pg *Page) finish(secret []byte, err error) bool {
 	first := false
 	pg.once.Do(func() {
 		first = true
-		pg.secret, pg.err = secret, err
-		// forget takes the owner's lock, which Open holds while it sets
-		// timer: only after it is timer safe to read.
+		pg.mu.Lock()
+		pg.secret = secret
+		pg.mu.Unlock()
+		pg.err = err
 		pg.owner.forget(pg)
-		pg.timer.Stop()
 		close(pg.done)
 	})
 	return first
 }
 
 // Withdraw closes the page unanswered (the caller gave up).
-func (pg *Page) Withdraw() { pg.finish(nil, ErrClosed) }
+func (pg *Page) Withdraw() {
+	pg.finish(nil, ErrClosed)
+	pg.owner.drop(pg)
+}
+
+// collect takes the secret out of the page, once.
+func (pg *Page) collect() []byte {
+	pg.mu.Lock()
+	defer pg.mu.Unlock()
+	s := pg.secret
+	pg.secret = nil
+	return s
+}
 
 // Done is closed once the page is settled.
 func (pg *Page) Done() <-chan struct{} { return pg.done }
 
 // Wait returns the secret the person typed, or ErrDeclined, ErrExpired,
 // ErrClosed or ctx's error. The caller owns the bytes and should clear
-// them after use; a second Wait returns an empty secret.
+// them after use; the page is then gone from Lookup and a second Wait
+// returns ErrClosed.
 func (pg *Page) Wait(ctx context.Context) ([]byte, error) {
 	select {
 	case <-pg.done:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	pg.owner.drop(pg)
 	if pg.err != nil {
 		return nil, pg.err
 	}
-	s := pg.secret
-	pg.secret = nil
-	return s, nil
+	if s := pg.collect(); s != nil {
+		return s, nil
+	}
+	return nil, ErrClosed // collected before, or dropped at expiry
 }
 
 // Clear overwrites b, so a secret does not linger in memory longer than

@@ -26,6 +26,7 @@ import (
 
 	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/record"
+	"github.com/agentty/agentty/internal/secret"
 	"github.com/agentty/agentty/internal/session"
 )
 
@@ -37,8 +38,9 @@ const roundShown = 4000
 
 // Kinds of a run's question.
 const (
-	kindForm   = "form"
-	kindSecret = "secret"
+	kindForm    = "form"
+	kindSecret  = "secret"  // a password prompt on the terminal
+	kindAskpass = "askpass" // sudo -A through agentty askpass
 )
 
 // runState is where an interactive run stands between questions.
@@ -118,15 +120,25 @@ func (t *tools) runInteractive(ctx context.Context, req *mcp.CallToolRequest, in
 		}
 		st = runState{session: s.ID, started: time.Now()}
 	}
+	t.setRun(s.ID, true)
+	defer t.onSession(s.ID, req.Session)()
+	res, err := t.interactiveLoop(ctx, req, s, in, st, resumed, maxRounds, segment)
+	if _, retry := errors.AsType[*needInput](err); !retry {
+		t.setRun(s.ID, false)
+	}
+	return res, err
+}
+
+func (t *tools) interactiveLoop(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, in RunInput, st runState, resumed bool, maxRounds int, segment time.Duration) (RunResult, error) {
 	var mark *session.InputMark
 	for {
 		if !resumed {
-			note, err := t.untilPrompt(ctx, req, s, mark, segment)
+			note, asked, err := t.untilPrompt(ctx, req, s, mark, segment)
 			if err != nil {
 				t.kill(ctx, s)
 				return RunResult{}, err
 			}
-			if note != "" || s.Status() != nil {
+			if asked == nil && (note != "" || s.Status() != nil) {
 				return t.runDone(ctx, s, in, st, st.round, note)
 			}
 			st.round++
@@ -135,7 +147,9 @@ func (t *tools) runInteractive(ctx context.Context, req *mcp.CallToolRequest, in
 				return t.runDone(ctx, s, in, st, maxRounds, fmt.Sprintf("the round cap (%d questions; max_rounds) was reached; the program was killed", maxRounds))
 			}
 			st.kind, st.page = kindForm, ""
-			if state, _ := s.State(); state == record.StateAwaitingPassword {
+			if asked != nil {
+				st.kind, st.page = kindAskpass, asked.ID
+			} else if state, _ := s.State(); state == record.StateAwaitingPassword {
 				pg, err := t.openPage(s)
 				if err != nil {
 					t.kill(ctx, s)
@@ -183,27 +197,40 @@ func (t *tools) startInteractive(ctx context.Context, req *mcp.CallToolRequest, 
 	return s, nil
 }
 
-// untilPrompt waits until the program waits for input or exits; it
-// returns a note when the program ran past segment without either.
-func (t *tools) untilPrompt(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, mark *session.InputMark, segment time.Duration) (string, error) {
+// untilPrompt waits until the program waits for input, exits, or asks
+// through agentty askpass (asked); it returns a note when the program ran
+// past segment without any of these.
+func (t *tools) untilPrompt(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, mark *session.InputMark, segment time.Duration) (note string, asked *secret.Page, err error) {
 	stop := ReportProgress(ctx, req, s)
 	defer stop()
 	deadline := time.Now().Add(segment)
 	for {
+		pg, changed := t.pendingAsk(s.ID)
+		if pg != nil {
+			return "", pg, nil
+		}
 		left := time.Until(deadline)
 		if left <= 0 {
 			t.kill(ctx, s)
-			return fmt.Sprintf("the program ran %s without asking for input or exiting (timeout_ms); it was killed", segment), nil
+			return fmt.Sprintf("the program ran %s without asking for input or exiting (timeout_ms); it was killed", segment), nil, nil
 		}
-		r := s.Wait(ctx, s.OutputEnd(), session.WaitOptions{Timeout: left, Input: mark})
+		// An askpass question ends the wait; the goroutine ends with it.
+		wctx, cancel := context.WithCancel(ctx)
+		go func() {
+			select {
+			case <-changed:
+				cancel()
+			case <-wctx.Done():
+			}
+		}()
+		r := s.Wait(wctx, s.OutputEnd(), session.WaitOptions{Timeout: left, Input: mark})
+		cancel()
+		if ctx.Err() != nil {
+			return "", nil, ctx.Err()
+		}
 		switch r.Reason {
 		case session.ReasonAwaiting, session.ReasonExited:
-			return "", nil
-		case session.ReasonCancelled:
-			return "", ctx.Err()
-		}
-		if ctx.Err() != nil {
-			return "", ctx.Err()
+			return "", nil, nil
 		}
 	}
 }
@@ -211,12 +238,12 @@ func (t *tools) untilPrompt(ctx context.Context, req *mcp.CallToolRequest, s *se
 // answerRound asks the person st's question and types the answer. sent is
 // false when the person gave none; note then says why.
 func (t *tools) answerRound(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, in RunInput, st runState, maxRounds int, retried bool) (sent bool, note string, err error) {
-	if st.kind == kindSecret {
+	if st.kind == kindSecret || st.kind == kindAskpass {
 		pg := t.pageOf(st.page)
 		if pg == nil {
 			return false, "the secret page expired before the person answered; the program was killed", nil
 		}
-		res, err := t.askSecret(ctx, req, s, pg, t.sealRun(in, st), retried)
+		res, err := t.askSecret(ctx, req, s, pg, t.sealRun(in, st), retried, st.kind == kindSecret)
 		if err != nil {
 			return false, "", err
 		}

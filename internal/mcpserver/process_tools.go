@@ -117,7 +117,9 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 	if err != nil {
 		return SendResult{}, err
 	}
-	return SendResult{BytesSent: n, ReadResult: readResult(s, r)}, nil
+	res := SendResult{BytesSent: n, ReadResult: readResult(s, r)}
+	t.askpassHint(s, &res.ReadResult)
+	return res, nil
 }
 
 func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in ReadInput) (ReadResult, error) {
@@ -146,6 +148,7 @@ func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in Rea
 		return ReadResult{}, err
 	}
 	res := readResult(s, r)
+	t.askpassHint(s, &res)
 	if s.Mode == record.ModePipe && ro.Streams != 0 && in.Stream != "" && in.Stream != "both" {
 		res.Hint = strings.TrimSpace(res.Hint + " (stream-filtered reads: line numbers count both streams)")
 	}

@@ -53,7 +53,10 @@ func (t *tools) pageOf(id string) *secret.Page {
 // askSecret asks the person to type a secret on pg and writes it to s
 // with Enter. It returns the outcome, or an error that ends the call
 // (*needInput for a multi-round-trip retry, errNoURL, a cannot-ask error).
-func (t *tools) askSecret(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, pg *secret.Page, state string, retried bool) (string, error) {
+//
+// With deliver false the page is an askpass question: its waiter takes the
+// answer, and askSecret only reports the outcome.
+func (t *tools) askSecret(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, pg *secret.Page, state string, retried, deliver bool) (string, error) {
 	msg := fmt.Sprintf("%s (session %s) asks for a secret:\n\n%s\n\nType it on the page agentty opens; the agent does not see it.", s.Command, s.ID, pg.Prompt)
 	params := &mcp.ElicitParams{Mode: "url", Message: msg, URL: pg.URL, ElicitationID: pg.ID}
 	if canElicit(req) && !canElicitURL(req) {
@@ -73,6 +76,20 @@ func (t *tools) askSecret(ctx context.Context, req *mcp.CallToolRequest, s *sess
 	if er.Action != "accept" {
 		pg.Withdraw()
 		return secretDeclined, nil
+	}
+	if !deliver {
+		select {
+		case <-pg.Done():
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+		switch err := pg.Outcome(); {
+		case err == nil:
+			return secretAnswered, nil
+		case errors.Is(err, secret.ErrDeclined):
+			return secretDeclined, nil
+		}
+		return secretTimedOut, nil
 	}
 	return t.typeSecret(ctx, req, s, pg)
 }
@@ -123,12 +140,14 @@ func (t *tools) sendSecret(ctx context.Context, req *mcp.CallToolRequest, s *ses
 		return SendResult{}, err
 	}
 	var pg *secret.Page
-	retried := false
-	if p, ok := t.openState(req.Params.RequestState); ok && len(p) == 3 && p[0] == "secret" && p[1] == s.ID {
-		retried = true
+	retried, deliver := false, true
+	if p, ok := t.openState(req.Params.RequestState); ok && len(p) == 4 && p[0] == "secret" && p[1] == s.ID {
+		retried, deliver = true, p[3] == "tty"
 		if pg = t.pageOf(p[2]); pg == nil {
 			return SendResult{Secret: secretTimedOut, ReadResult: ReadResult{SessionID: s.ID, Hint: "the secret page expired before the person answered; call again to ask again"}}, nil
 		}
+	} else if ap, _ := t.pendingAsk(s.ID); ap != nil {
+		pg, deliver = ap, false // sudo -A asks through agentty askpass
 	} else {
 		if state, _ := s.State(); state != record.StateAwaitingPassword {
 			return SendResult{}, fmt.Errorf("%w: session %s is %s, not at a password prompt (awaiting_password); secret=ask_user answers a prompt that reads with echo off", session.ErrBadArgs, s.ID, state)
@@ -137,7 +156,11 @@ func (t *tools) sendSecret(ctx context.Context, req *mcp.CallToolRequest, s *ses
 			return SendResult{}, err
 		}
 	}
-	outcome, err := t.askSecret(ctx, req, s, pg, t.sealState(time.Now(), "secret", s.ID, pg.ID), retried)
+	to := "tty"
+	if !deliver {
+		to = "askpass"
+	}
+	outcome, err := t.askSecret(ctx, req, s, pg, t.sealState(time.Now(), "secret", s.ID, pg.ID, to), retried, deliver)
 	if errors.Is(err, errNoURL) || errors.As(err, new(*gate.CannotAskError)) {
 		// The client cannot open the page: the agent passes the link on.
 		page, perr := t.openPage(s)

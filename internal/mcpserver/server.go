@@ -64,6 +64,9 @@ type Options struct {
 	// MaxRounds caps the questions of an interactive run_command
 	// (0: DefaultMaxRounds).
 	MaxRounds int
+	// Person, when set, is bound to the server so that askpass questions
+	// reach its clients (person.go).
+	Person *Person
 }
 
 // instructions tell an agent how to use the tools well.
@@ -95,13 +98,17 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	if t.maxRounds <= 0 {
 		t.maxRounds = DefaultMaxRounds
 	}
+	t.who = people{inflight: map[string]*mcp.ServerSession{}, runs: map[string]bool{}, pending: map[string]*secret.Page{}, changed: make(chan struct{})}
+	if o.Person != nil {
+		o.Person.t = t
+	}
 	t.cat = catalog.New(mgr, o.Store)
 	_, _ = rand.Read(t.stateKey[:])
 	if t.store != nil {
 		mgr.ExplainMissing(t.pastSessionErr)
 	}
 	t.register(srv)
-	srv.AddReceivingMiddleware(capReplies(logger))
+	srv.AddReceivingMiddleware(capReplies(logger), t.track)
 	return srv
 }
 
@@ -124,6 +131,8 @@ type tools struct {
 	maxRounds int           // questions per interactive run
 	runsMu    sync.Mutex
 	runs      map[string]*time.Timer // interactive runs awaiting a retry, by session; guarded by runsMu
+	peopleMu  sync.Mutex
+	who       people // guarded by peopleMu
 }
 
 // texter is an output that renders itself compactly for the content block.

@@ -127,8 +127,8 @@ func (p *Pages) Open(info Info) (*Page, error) {
 	// At expiry an unanswered page fails, and an answer nobody collected
 	// is dropped.
 	pg.timer = time.AfterFunc(p.ttl, func() {
-		pg.finish(nil, ErrExpired)
 		p.drop(pg)
+		pg.finish(nil, ErrExpired)
 		Clear(pg.collect())
 	})
 	return pg, nil
@@ -241,20 +241,23 @@ func (pg *Page) collect() []byte {
 	return s
 }
 
+// Outcome is nil when the person sent a secret, else why not; call it
+// after Done is closed.
+func (pg *Page) Outcome() error { return pg.err }
+
 // Done is closed once the page is settled.
 func (pg *Page) Done() <-chan struct{} { return pg.done }
 
 // Wait returns the secret the person typed, or ErrDeclined, ErrExpired,
 // ErrClosed or ctx's error. The caller owns the bytes and should clear
-// them after use; the page is then gone from Lookup and a second Wait
-// returns ErrClosed.
+// them after use; a second Wait returns ErrClosed. Lookup finds a settled
+// page until it expires, so a caller resuming later learns the outcome.
 func (pg *Page) Wait(ctx context.Context) ([]byte, error) {
 	select {
 	case <-pg.done:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	pg.owner.drop(pg)
 	if pg.err != nil {
 		return nil, pg.err
 	}

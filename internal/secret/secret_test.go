@@ -99,8 +99,11 @@ func TestPages_OneTimeSecret(t *testing.T) {
 		if code, _ := person(t, pg.URL, url.Values{"secret": {"again"}}); code != http.StatusGone {
 			t.Fatalf("reused token: %d", code)
 		}
-		if p.Lookup(pg.ID) != nil {
-			t.Fatal("answered page still listed")
+		if p.Lookup(pg.ID) != pg || pg.Outcome() != nil {
+			t.Fatal("an answered page is found until it expires")
+		}
+		if _, err := wait(t, pg); !errors.Is(err, ErrClosed) {
+			t.Fatalf("second wait: %v", err)
 		}
 	})
 	t.Run("declined", func(t *testing.T) {
@@ -143,6 +146,9 @@ func TestPages_OneTimeSecret(t *testing.T) {
 		<-pg.Done()
 		if _, err := wait(t, pg); !errors.Is(err, ErrExpired) {
 			t.Fatal(err)
+		}
+		if short.Lookup(pg.ID) != nil {
+			t.Fatal("expired page still found")
 		}
 		if code, _ := person(t, pg.URL, url.Values{"secret": {"x"}}); code != http.StatusGone {
 			t.Fatalf("expired: %d", code)

@@ -53,6 +53,9 @@ type Config struct {
 	NoScreen bool
 	// Recorder observes inputs, resizes, signals and exits (nil: none).
 	Recorder record.Recorder
+	// Env are defaults every local child starts with, under the caller's
+	// variables (SUDO_ASKPASS pointing at agentty askpass).
+	Env map[string]string
 	// NextID allocates a session id; nil means "s<n>" from a counter of
 	// this Manager, an error "s<n>-<instance>". A durable store allocates ids that stay
 	// unique across restarts and concurrent servers sharing it.
@@ -180,7 +183,14 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	if o.Host != "" {
 		return m.startRemote(o, id, marker)
 	}
+	callerEnv := o.Env
+	if len(m.cfg.Env) > 0 {
+		e := maps.Clone(m.cfg.Env)
+		maps.Copy(e, o.Env)
+		o.Env = e
+	}
 	spec, err := resolve(&o, marker)
+	o.Env = callerEnv // the session's record lists what the caller set
 	if err != nil {
 		return nil, err
 	}

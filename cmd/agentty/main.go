@@ -20,6 +20,8 @@ Usage:
                           serve MCP over HTTP (/mcp, legacy /sse) to remote and many clients
   agentty demo            start a server, drive a python3 REPL through it, print each step
   agentty bench [flags]   measure round trips, throughput and memory
+  agentty askpass [prompt]
+                          ask the person for sudo's password (sessions' SUDO_ASKPASS)
   agentty version         print the version
   agentty help            this text
 
@@ -57,6 +59,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case guardCommand:
 		return guard()
+	case "askpass":
+		return askpassCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "agentty: unknown command %q\n\n%s", args[0], usage)
 	return 2

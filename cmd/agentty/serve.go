@@ -42,6 +42,7 @@ func serve(args []string, stderr io.Writer) int {
 	lim := limitFlags(fs)
 	sshf := addSSHFlags(fs)
 	sf := storeFlags(fs)
+	maxRounds := fs.Int("interactive-max-rounds", 50, "most questions one interactive run_command asks the user")
 	screens := fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)")
 	cfg, err := config.Load(fs, args, nil)
 	if err != nil {
@@ -94,13 +95,14 @@ func serve(args []string, stderr io.Writer) int {
 		Sessions: &core.SessionConfig{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl, KillGrace: *grace,
 			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*screens},
 		MaxInputBytes: gate.maxInput, MaxReadBytes: gate.maxRead, Policy: gate.policy, Audit: gate.audit,
-		SSH: sshf.options(sshSec), Startup: startup(fs, cfg)}
+		SSH: sshf.options(sshSec), Startup: startup(fs, cfg), MaxRounds: *maxRounds}
 	if dataDir != "" {
 		stOpts.Dir = dataDir
 		scfg.Store = &stOpts
 	}
 	if exe, err := os.Executable(); err == nil {
 		scfg.Guard = &core.GuardConfig{Exe: exe, Args: []string{guardCommand}}
+		scfg.Askpass = &core.AskpassConfig{Exe: exe}
 	}
 
 	// The guard starts in core.New, after the signal handlers: once it

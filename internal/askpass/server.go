@@ -19,10 +19,10 @@ import (
 
 // Request is a question that reached the server: the prompt and who asks.
 type Request struct {
-	Prompt string
-	PID    int    // the askpass process
-	UID    int    // its user
-	Marker string // the session marker it descends from (instance/session id)
+	Prompt  string
+	PID     int    // the askpass process
+	UID     int    // its user
+	Session string // the session it belongs to
 }
 
 // Handler answers a request with the secret, or an error the askpass
@@ -34,11 +34,12 @@ type Options struct {
 	// Exe is the agentty executable the script runs (`Exe askpass`).
 	Exe string
 	// MarkerKey is the environment variable that marks a session's
-	// processes, and MarkerPrefix what its value starts with for this
-	// server's sessions ("instance/"). A peer must carry it (or descend
-	// from a process that does).
-	MarkerKey, MarkerPrefix string
-	Logger                  *slog.Logger
+	// processes; Session returns the session a marker value names, false
+	// when it is not one of this server's. A peer must carry a marker of
+	// this server (or descend from a process that does).
+	MarkerKey string
+	Session   func(marker string) (id string, ok bool)
+	Logger    *slog.Logger
 }
 
 // Server listens on a unix socket in a directory of its own, next to the
@@ -189,22 +190,24 @@ func (s *Server) peer(c *net.UnixConn) (Request, error) {
 	if int(cred.Uid) != me && me != 0 {
 		return Request{}, fmt.Errorf("uid %d may not ask this server (uid %d)", cred.Uid, me)
 	}
-	marker := s.markerOf(int(cred.Pid))
-	if marker == "" {
+	id := s.sessionOf(int(cred.Pid))
+	if id == "" {
 		return Request{}, errors.New("the asking process does not belong to a session of this agentty server")
 	}
-	return Request{PID: int(cred.Pid), UID: int(cred.Uid), Marker: marker}, nil
+	return Request{PID: int(cred.Pid), UID: int(cred.Uid), Session: id}, nil
 }
 
-// markerOf finds this server's session marker in pid's environment or
-// its ancestors' (sudo may run askpass with a trimmed environment).
-func (s *Server) markerOf(pid int) string {
-	key := []byte(s.o.MarkerKey + "=" + s.o.MarkerPrefix)
+// sessionOf finds a marker of this server's sessions in pid's environment
+// or its ancestors' (sudo may run askpass with a trimmed environment).
+func (s *Server) sessionOf(pid int) string {
+	key := []byte(s.o.MarkerKey + "=")
 	for i := 0; i < 32 && pid > 1; i++ {
 		env, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 		for _, kv := range bytes.Split(env, []byte{0}) {
-			if bytes.HasPrefix(kv, key) {
-				return string(kv[len(s.o.MarkerKey)+1:])
+			if v, ok := bytes.CutPrefix(kv, key); ok && s.o.Session != nil {
+				if id, ok := s.o.Session(string(v)); ok {
+					return id
+				}
 			}
 		}
 		pid = parentOf(pid)

@@ -11,9 +11,9 @@ package layout
 var backendSide = []string{"internal/backend", "internal/proctree", "internal/sshbackend", "internal/inputwait"}
 
 // cmdMayImport are the packages cmd/agentty may import: the server core,
-// the benchmark (its own front end), configuration loading and the tool-call
-// helper of the client subcommand.
-var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall"}
+// the benchmark (its own front end), configuration loading, the tool-call
+// helper of the client subcommand and the askpass client.
+var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall", "internal/askpass"}
 
 // frontEnds are the packages that speak MCP; everything else under
 // internal/ is engine and must not depend on a protocol package.

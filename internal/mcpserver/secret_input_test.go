@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -161,4 +162,24 @@ func TestRunCommand_InteractiveSecret(t *testing.T) {
 			h.noLeak(t, pw)
 		})
 	}
+}
+
+// TestRunCommand_InteractiveSSHPassword: ssh asking for a password on
+// its terminal (a local PTY) logs in to the test sshd with the password
+// the person typed on the page; the password is nowhere afterwards.
+func TestRunCommand_InteractiveSSHPassword(t *testing.T) {
+	e := newSSHEnv(t)
+	p := &person{secret: e.srv.Password}
+	h := newPersonHarness(t, "", p.options(), Options{})
+	var r RunResult
+	h.run("run_command", map[string]any{"argv": []string{"ssh", "-n", "-p", strconv.Itoa(e.srv.Port), "-o", "UserKnownHostsFile=" + e.knownHosts,
+		"-o", "StrictHostKeyChecking=yes", "-o", "PubkeyAuthentication=no", "-o", "PreferredAuthentications=password,keyboard-interactive",
+		"-o", "IdentityAgent=none", "-F", "/dev/null", e.srv.User + "@127.0.0.1", "echo", "ssh-login-ok"}, "interactive": true}, &r)
+	if r.ExitCode == nil || *r.ExitCode != 0 || r.Rounds == nil || *r.Rounds != 1 || !strings.Contains(r.Stdout.Text, "ssh-login-ok") {
+		t.Fatalf("%+v (page errors %v)", r, p.pageErrs)
+	}
+	if len(p.urls) != 1 || len(p.asked) != 0 {
+		t.Fatalf("urls %d forms %d", len(p.urls), len(p.asked))
+	}
+	h.noLeak(t, e.srv.Password)
 }

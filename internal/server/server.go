@@ -18,12 +18,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/askpass"
 	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/runner"
+	"github.com/agentty/agentty/internal/secret"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 	"github.com/agentty/agentty/internal/sshbackend"
@@ -52,6 +54,8 @@ type Server struct {
 	audit   *audit.Log      // nil: no audit log
 	guard   *proctree.Guard // nil: no guard
 	mcp     *mcp.Server
+	pages   *secret.Pages   // one-time pages where the person types secrets
+	askpass *askpass.Server // nil: no SUDO_ASKPASS
 
 	// stop ends every Serve; Close calls it first.
 	done context.Context
@@ -97,14 +101,22 @@ func New(cfg Config) (*Server, error) {
 		_ = aud.Close()
 		return nil, storeError{err}
 	}
-	mgr := session.NewManager(sessionConfig(&cfg, log, pool, st, aud))
-	s := &Server{log: log, version: cfg.Version, mgr: mgr, pool: pool, store: st, audit: aud}
+	person := &mcpserver.Person{}
+	ap, mgrOf := startAskpass(cfg.Askpass, log, person)
+	sc := sessionConfig(&cfg, log, pool, st, aud)
+	if ap != nil {
+		sc.Env = ap.Env()
+	}
+	mgr := session.NewManager(sc)
+	mgrOf.Store(mgr)
+	s := &Server{log: log, version: cfg.Version, mgr: mgr, pool: pool, store: st, audit: aud,
+		pages: secret.New(secret.Options{Logger: log}), askpass: ap}
 	started(log, &cfg, pol, aud)
 	s.startKeepers(cfg.Guard)
 	s.done, s.stop = context.WithCancel(context.Background())
 	s.mcp = mcpserver.New(mgr, &mcpserver.Options{Version: cfg.Version, Logger: log, Policy: pol, Audit: aud,
 		MaxReadBytes: cfg.MaxReadBytes, Hosts: poolHosts{pool}, Remote: pool, Store: st,
-		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start)})
+		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start), Secrets: s.pages, MaxRounds: cfg.MaxRounds, Person: person})
 	s.mcp.AddReceivingMiddleware(endCalls)
 	return s, nil
 }
@@ -190,6 +202,11 @@ func (s *Server) Close() error {
 		s.mu.Unlock()
 		s.stop()
 		s.serving.Wait()
+		// Questions for the person end before the sessions asking them.
+		if s.askpass != nil {
+			_ = s.askpass.Close()
+		}
+		_ = s.pages.Close()
 		s.mgr.Close()
 		// After the sessions: remote ones were terminated over their connections.
 		s.pool.Close()

@@ -180,7 +180,9 @@ func (s *Server) peer(c *net.UnixConn) (Request, error) {
 	}
 	var cred *syscall.Ucred
 	var cerr error
-	if err := raw.Control(func(fd uintptr) { cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED) }); err != nil {
+	if err := raw.Control(func(fd uintptr) {
+		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
 		return Request{}, err
 	}
 	if cerr != nil {

@@ -113,6 +113,13 @@ func startServer(t *testing.T, flags ...string) *server {
 // (its directory, its environment).
 func startServerWith(t *testing.T, setup func(*exec.Cmd), flags ...string) *server {
 	t.Helper()
+	return startServerClient(t, setup, nil, nil, flags...)
+}
+
+// startServerClient is startServerWith with the client's options (its
+// elicitation handler) and session options (its protocol version).
+func startServerClient(t *testing.T, setup func(*exec.Cmd), co *mcp.ClientOptions, cso *mcp.ClientSessionOptions, flags ...string) *server {
+	t.Helper()
 	cmd := selfCommand(t, append([]string{"serve", "-log-level", "warn"}, flags...)...)
 	if setup != nil {
 		setup(cmd)
@@ -153,8 +160,8 @@ func startServerWith(t *testing.T, setup func(*exec.Cmd), flags ...string) *serv
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
-	s.cs, err = client.Connect(ctx, tr, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, co)
+	s.cs, err = client.Connect(ctx, tr, cso)
 	if err != nil {
 		t.Fatalf("connect to agentty serve: %v", err)
 	}

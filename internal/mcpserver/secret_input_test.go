@@ -134,8 +134,6 @@ func TestSendInput_SecretAskUser(t *testing.T) {
 // password and a confirmation runs in one call; the password prompt is
 // never a form but the one-time page.
 func TestRunCommand_InteractiveSecret(t *testing.T) {
-	const installer = `read -p "Install dir? " d; read -s -p "Admin password: " pw; echo; read -p "Proceed? " ok; ` +
-		`printf 'installed to %s (%s) pwhash=%s\n' "$d" "$ok" "$(printf %s "$pw" | sha256sum | cut -d' ' -f1)"`
 	for _, version := range protocols {
 		t.Run(version, func(t *testing.T) {
 			pw := newSecret()

@@ -52,6 +52,16 @@ func TestRunCommand_Interactive(t *testing.T) {
 				t.Fatalf("transcript session %+v", info.SessionInfo)
 			}
 		})
+		t.Run("pipe/"+version, func(t *testing.T) {
+			p := &person{answers: map[string]string{"name? ": "bob", "color? ": "red"}}
+			h := newPersonHarness(t, version, p.options(), Options{})
+			var r RunResult
+			h.run("run_command", map[string]any{"argv": []string{"python3", "-c", "a=input('name? '); b=input('color? '); print(f'got {a}/{b}')"},
+				"interactive": true, "mode": "pipe"}, &r)
+			if r.ExitCode == nil || *r.ExitCode != 0 || r.Rounds == nil || *r.Rounds != 2 || !strings.Contains(r.Stdout.Text, "got bob/red") {
+				t.Fatalf("result %+v", r)
+			}
+		})
 		t.Run("decline kills the tree/"+version, func(t *testing.T) {
 			p := &person{answers: map[string]string{"go on?": ""}}
 			h := newPersonHarness(t, version, p.options(), Options{})

@@ -67,8 +67,9 @@ func (t *tools) askSecret(ctx context.Context, req *mcp.CallToolRequest, s *sess
 	}
 	er, err := ask(ctx, req, question{key: "agentty_secret_" + pg.ID[:12], params: params, state: state, retried: retried})
 	if err != nil {
-		var ni *needInput
-		if !errors.As(err, &ni) {
+		// A retry comes back to this page; a client that cannot show it
+		// leaves it to the caller (the agent may pass the link on).
+		if _, retry := errors.AsType[*needInput](err); !retry && !cannotShow(err) {
 			pg.Withdraw()
 		}
 		return "", err
@@ -161,14 +162,14 @@ func (t *tools) sendSecret(ctx context.Context, req *mcp.CallToolRequest, s *ses
 		to = "askpass"
 	}
 	outcome, err := t.askSecret(ctx, req, s, pg, t.sealState(time.Now(), "secret", s.ID, pg.ID, to), retried, deliver)
-	if errors.Is(err, errNoURL) || errors.As(err, new(*gate.CannotAskError)) {
+	if cannotShow(err) {
 		// The client cannot open the page: the agent passes the link on.
-		page, perr := t.openPage(s)
-		if perr != nil {
-			return SendResult{}, perr
+		// An askpass question's waiter takes the answer itself.
+		if deliver {
+			go t.typeLater(s, pg)
 		}
-		go t.typeLater(s, page)
-		return SendResult{Secret: secretURLGiven, SecretURL: page.URL, ReadResult: ReadResult{SessionID: s.ID, State: string(record.StateAwaitingPassword),
+		state, _ := s.State()
+		return SendResult{Secret: secretURLGiven, SecretURL: pg.URL, ReadResult: ReadResult{SessionID: s.ID, State: string(state),
 			Hint: "this client cannot open a page for the person: give them this URL; what they type there goes to the terminal (you will not see it), then read_output shows the reply"}}, nil
 	}
 	if err != nil {
@@ -192,6 +193,13 @@ func (t *tools) sendSecret(ctx context.Context, req *mcp.CallToolRequest, s *ses
 			"; nothing was typed. Ask them what to do, or stop the program"
 	}
 	return res, nil
+}
+
+// cannotShow reports whether err says the client cannot show the person a
+// page (no elicitation, or no URL mode).
+func cannotShow(err error) bool {
+	_, cannot := errors.AsType[*gate.CannotAskError](err)
+	return cannot || errors.Is(err, errNoURL)
 }
 
 // typeLater types the answer of a page handed to the agent as a URL when

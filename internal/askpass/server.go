@@ -132,17 +132,19 @@ func (s *Server) serve(c *net.UnixConn) {
 	stop := context.AfterFunc(ctx, func() { _ = c.Close() })
 	defer stop()
 	answer := func(r reply) { _ = json.NewEncoder(c).Encode(r) }
-	req, err := s.peer(c)
-	if err != nil {
-		s.log.Warn("askpass: refused a connection", "err", err)
-		answer(reply{Error: "agentty askpass: " + err.Error()})
-		return
-	}
+	// The request is read before the peer is judged, so a refused client
+	// gets the reason rather than a broken pipe.
 	sc := bufio.NewScanner(c)
 	sc.Buffer(make([]byte, 0, 4096), maxLine)
 	var q request
 	if !sc.Scan() || json.Unmarshal(sc.Bytes(), &q) != nil {
 		answer(reply{Error: "agentty askpass: bad request"})
+		return
+	}
+	req, err := s.peer(c)
+	if err != nil {
+		s.log.Warn("askpass: refused a connection", "err", err)
+		answer(reply{Error: "agentty askpass: " + err.Error()})
 		return
 	}
 	req.Prompt = q.Prompt

@@ -33,6 +33,7 @@ type engineFlags struct {
 	tools       *string
 	nodeBin     *string
 	lease       *time.Duration
+	maxRounds   *int
 
 	cfg *config.Config // set by load
 }
@@ -50,6 +51,7 @@ func registerEngine(fs *flag.FlagSet) *engineFlags {
 		screens:     fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)"),
 		nodeBin:     fs.String("node-binary", "", "static agentty copied into containers for host docker://NAME (default: this binary, which must then be static: CGO_ENABLED=0)"),
 		lease:       fs.Duration("lease-timeout", 30*time.Second, "a person at a session's terminal (attach, web) keeps the keyboard this long after their last key"),
+		maxRounds:   fs.Int("interactive-max-rounds", 50, "most questions one interactive run_command asks the user"),
 		tools:       fs.String("tools", "all", "tools offered to clients: all, or a comma-separated list of groups ("+core.ToolGroups()+") and tool names"),
 	}
 }
@@ -104,13 +106,15 @@ func (e *engineFlags) coreConfig(logger *slog.Logger) (core.Config, error) {
 		Sessions: &core.SessionConfig{MaxSessions: *e.maxSessions, OutputLimit: limit, ExitedTTL: *e.ttl, KillGrace: *e.grace,
 			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*e.screens, LeaseTimeout: *e.lease},
 		MaxInputBytes: gate.maxInput, MaxReadBytes: gate.maxRead, Policy: gate.policy, Audit: gate.audit,
-		SSH: e.sshf.options(sshSec), NodeBinary: *e.nodeBin, Startup: startup(e.fs, e.cfg), Tools: strings.Split(*e.tools, ",")}
+		SSH: e.sshf.options(sshSec), NodeBinary: *e.nodeBin, Startup: startup(e.fs, e.cfg), Tools: strings.Split(*e.tools, ","),
+		MaxRounds: *e.maxRounds}
 	if dataDir != "" {
 		stOpts.Dir = dataDir
 		scfg.Store = &stOpts
 	}
 	if exe, err := os.Executable(); err == nil {
 		scfg.Guard = &core.GuardConfig{Exe: exe, Args: []string{guardCommand}}
+		scfg.Askpass = &core.AskpassConfig{Exe: exe}
 	}
 	return scfg, nil
 }

@@ -30,6 +30,8 @@ Usage:
   agentty demo            start a server, drive a python3 REPL through it, print each step
   agentty bench [flags]   measure round trips, throughput and memory
   agentty node            serve a local agentty on stdin/stdout from inside a container (docs/nodes.md)
+  agentty askpass [prompt]
+                          ask the person for sudo's password (sessions' SUDO_ASKPASS)
   agentty version         print the version
   agentty help            this text
 
@@ -83,6 +85,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runNode(stdin, stdout, stderr)
 	case guardCommand:
 		return guard()
+	case "askpass":
+		return askpassCmd(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "agentty: unknown command %q\n\n%s", args[0], usage)
 	return 2

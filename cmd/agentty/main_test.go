@@ -126,6 +126,13 @@ func startServer(t testing.TB, flags ...string) *server {
 // (its directory, its environment).
 func startServerWith(t testing.TB, setup func(*exec.Cmd), flags ...string) *server {
 	t.Helper()
+	return startServerClient(t, setup, nil, nil, flags...)
+}
+
+// startServerClient is startServerWith with the client's options (its
+// elicitation handler) and session options (its protocol version).
+func startServerClient(t testing.TB, setup func(*exec.Cmd), co *mcp.ClientOptions, cso *mcp.ClientSessionOptions, flags ...string) *server {
+	t.Helper()
 	cmd := selfCommand(t, append([]string{"serve", "-log-level", "warn"}, flags...)...)
 	if setup != nil {
 		setup(cmd)
@@ -166,8 +173,8 @@ func startServerWith(t testing.TB, setup func(*exec.Cmd), flags ...string) *serv
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
-	s.cs, err = client.Connect(ctx, tr, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, co)
+	s.cs, err = client.Connect(ctx, tr, cso)
 	if err != nil {
 		t.Fatalf("connect to agentty serve: %v", err)
 	}

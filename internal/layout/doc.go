@@ -11,11 +11,12 @@ package layout
 var backendSide = []string{"internal/backend", "internal/proctree", "internal/sshbackend", "internal/nodebackend", "internal/inputwait"}
 
 // cmdMayImport are the packages cmd/agentty may import: the server core,
-// the benchmark (its own front end), configuration loading and the tool-call
-// helper of the client subcommand, and the daemon socket's client side.
-// The console client (ls, attach, logs, kill, export) imports no engine.
+// the benchmark (its own front end), configuration loading, the tool-call
+// helper of the client subcommand, the daemon socket's client side and the
+// askpass client. The console client (ls, attach, logs, kill, export)
+// imports no engine.
 var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall",
-	"internal/console/client", "internal/daemon"}
+	"internal/console/client", "internal/daemon", "internal/askpass"}
 
 // frontEnds are the packages that speak MCP; everything else under
 // internal/ is engine and must not depend on a protocol package.

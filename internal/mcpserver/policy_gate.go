@@ -97,35 +97,24 @@ type elicitation struct {
 	req *mcp.CallToolRequest
 }
 
-// Confirm asks the human (accept / decline) through MCP elicitation, as a
-// multi-round-trip input request: the first call returns the question, the
-// client answers and retries the same call with the response. Clients on
-// protocol versions before multi-round-trip are asked by the SDK with a
-// server-initiated elicitation/create, and the handler is re-run the same
-// way. The request state is an HMAC over the command, so a retry only
-// counts as an answer to the question this server asked about this command.
-func (e elicitation) Confirm(_ context.Context, q gate.Question) (gate.Answer, error) {
-	if !canElicit(e.req) {
-		return "", &gate.CannotAskError{Why: "this MCP client cannot ask one (it does not support elicitation)"}
+// Confirm asks the human (accept / decline) through ask: a multi-round-trip
+// client gets the question as an input request and retries the same call
+// with the response; an older client is asked with elicitation/create
+// during the call. The request state is an HMAC over the command, so a
+// retry only counts as an answer to the question this server asked about
+// this command.
+func (e elicitation) Confirm(ctx context.Context, q gate.Question) (gate.Answer, error) {
+	// retried: the state is checked below, so a forged answer reads as
+	// unsolicited rather than as a new question.
+	er, err := ask(ctx, e.req, question{key: confirmID, retried: true, state: e.t.confirmState(time.Now(), q.Tool, q.Session, q.Command, q.Cwd),
+		params: &mcp.ElicitParams{Message: q.Text(), RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}}}})
+	if err != nil {
+		return "", err
 	}
-	resp, answered := e.req.Params.InputResponses[confirmID]
-	if !answered {
-		return "", &needInput{res: &mcp.CallToolResult{
-			InputRequests: mcp.InputRequestMap{confirmID: &mcp.ElicitParams{
-				Message:         q.Text(),
-				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
-			}},
-			RequestState: e.t.confirmState(time.Now(), q.Tool, q.Session, q.Command, q.Cwd),
-		}}
-	}
-	action := "invalid"
-	if er, ok := resp.(*mcp.ElicitResult); ok && er != nil {
-		action = er.Action
-	}
-	if !e.t.validConfirmState(e.req.Params.RequestState, q.Tool, q.Session, q.Command, q.Cwd) {
+	if multiRoundTrip(e.req) && !e.t.validConfirmState(e.req.Params.RequestState, q.Tool, q.Session, q.Command, q.Cwd) {
 		return gate.Unsolicited, nil
 	}
-	return gate.Answer(action), nil
+	return gate.Answer(er.Action), nil
 }
 
 func (t *tools) confirmMAC(ts, tool, sessionID, command, cwd string) string {

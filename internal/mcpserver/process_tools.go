@@ -65,12 +65,23 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 }
 
 // Text implements texter.
-func (r SendResult) Text() string { return r.ReadResult.Text() }
+func (r SendResult) Text() string {
+	switch {
+	case r.SecretURL != "":
+		return "secret: url_given " + r.SecretURL + "\n" + r.ReadResult.Text()
+	case r.Secret != "":
+		return "secret: " + r.Secret + "\n" + r.ReadResult.Text()
+	}
+	return r.ReadResult.Text()
+}
 
 func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in SendInput) (SendResult, error) {
 	s, err := t.mgr.Get(in.SessionID)
 	if err != nil {
 		return SendResult{}, err
+	}
+	if in.Secret != "" {
+		return t.sendSecret(ctx, req, s, in)
 	}
 	w, err := in.WaitParams.options(sendWaits)
 	if err != nil {
@@ -109,7 +120,9 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 	if err != nil {
 		return SendResult{}, err
 	}
-	return SendResult{BytesSent: n, ReadResult: readResult(s, r)}, nil
+	res := SendResult{BytesSent: n, ReadResult: readResult(s, r)}
+	t.askpassHint(s, &res.ReadResult)
+	return res, nil
 }
 
 func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in ReadInput) (ReadResult, error) {
@@ -138,6 +151,7 @@ func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in Rea
 		return ReadResult{}, err
 	}
 	res := readResult(s, r)
+	t.askpassHint(s, &res)
 	if s.Mode == record.ModePipe && ro.Streams != 0 && in.Stream != "" && in.Stream != "both" {
 		res.Hint = strings.TrimSpace(res.Hint + " (stream-filtered reads: line numbers count both streams)")
 	}

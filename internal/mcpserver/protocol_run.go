@@ -20,6 +20,9 @@ type RunInput struct {
 	Summary            bool              `json:"summary,omitempty" jsonschema:"a one-line summary instead of stdout"`
 	Page               *int              `json:"page,omitempty" jsonschema:"0-based page of stdout lines"`
 	PageSize           int               `json:"page_size,omitempty" jsonschema:"default 100"`
+	Interactive        bool              `json:"interactive,omitempty" jsonschema:"run to the end on a terminal in this call; the user answers its prompts (elicitation), passwords on a private page"`
+	MaxRounds          int               `json:"max_rounds,omitempty" jsonschema:"interactive: most questions (default 50)"`
+	Mode               string            `json:"mode,omitempty" jsonschema:"interactive: pty (default) or pipe"`
 	SSHParams
 }
 
@@ -39,6 +42,9 @@ type RunResult struct {
 	Checks     []Check   `json:"checks"`
 	Page       *PageInfo `json:"page,omitempty"`
 	Hint       string    `json:"hint,omitempty"`
+	SessionID  string    `json:"session_id,omitempty" jsonschema:"interactive: the session holding the transcript"`
+	Rounds     *int      `json:"rounds,omitempty" jsonschema:"interactive: questions the user answered"`
+	Note       string    `json:"note,omitempty" jsonschema:"interactive: why the program was killed"`
 }
 
 // Stream is one captured output stream of run_command: the wire form of

@@ -58,13 +58,16 @@ type SendInput struct {
 	StdinEOF  bool     `json:"stdin_eof,omitempty" jsonschema:"close stdin (pipe) or send Ctrl+D (pty)"`
 	ReaderID  int      `json:"reader_id,omitempty"`
 	Echo      bool     `json:"echo,omitempty" jsonschema:"keep the echo of the typed line"`
+	Secret    string   `json:"secret,omitempty" jsonschema:"ask_user: at awaiting_password the user types the secret on a private page; you never see it"`
 	WaitParams
 	ReadParams
 }
 
 // SendResult is send_input's result.
 type SendResult struct {
-	BytesSent int `json:"bytes_sent"`
+	BytesSent int    `json:"bytes_sent"`
+	Secret    string `json:"secret,omitempty" jsonschema:"with secret=ask_user: answered, declined, timed_out or url_given"`
+	SecretURL string `json:"secret_url,omitempty" jsonschema:"url_given: the page to hand the user"`
 	ReadResult
 }
 

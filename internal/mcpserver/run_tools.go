@@ -51,6 +51,12 @@ func (r RunResult) Text() string {
 			fmt.Fprintf(&b, "\nfailed check %s: %s", c.Name, c.Detail)
 		}
 	}
+	if r.Rounds != nil {
+		fmt.Fprintf(&b, "\n[interactive session %s: %d rounds]", r.SessionID, *r.Rounds)
+	}
+	if r.Note != "" {
+		b.WriteString("\nnote: " + r.Note)
+	}
 	if r.Hint != "" {
 		b.WriteString("\nhint: " + r.Hint)
 	}
@@ -58,6 +64,12 @@ func (r RunResult) Text() string {
 }
 
 func (t *tools) runCommand(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (RunResult, error) {
+	if in.Interactive {
+		return t.runInteractive(ctx, req, in)
+	}
+	if in.MaxRounds != 0 || in.Mode != "" {
+		return RunResult{}, fmt.Errorf("%w: max_rounds and mode go with interactive: true", session.ErrBadArgs)
+	}
 	o := runner.Options{Argv: in.Argv, Cwd: in.Cwd, Env: in.Env, Stdin: in.Stdin, MaxOutputBytes: in.MaxOutputBytes,
 		SuccessExitCode: in.SuccessExitCode, AnyExitCode: in.AnyExitCode, SuccessFile: in.SuccessFile,
 		SuccessFilePattern: in.SuccessFilePattern, PageSize: in.PageSize, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey}

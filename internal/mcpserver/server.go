@@ -13,6 +13,8 @@ package mcpserver
 import (
 	"crypto/rand"
 	"log/slog"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/runner"
+	"github.com/agentty/agentty/internal/secret"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 	"github.com/agentty/agentty/internal/store"
@@ -50,6 +53,16 @@ type Options struct {
 	// so every front end it hosts shares them; New panics without them.
 	Shells *shell.Registry
 	Runner *runner.Runner
+	// Secrets serves the one-time pages where the person types a secret
+	// (send_input secret=ask_user, password prompts of interactive runs);
+	// nil turns those off. The caller closes it.
+	Secrets *secret.Pages
+	// MaxRounds caps the questions of an interactive run_command
+	// (0: DefaultMaxRounds).
+	MaxRounds int
+	// Person, when set, is bound to the server so that askpass questions
+	// reach its clients (person.go).
+	Person *Person
 }
 
 // instructions tell an agent how to use the tools well.
@@ -80,7 +93,14 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	subs.srv = srv
 	t := &tools{mgr: mgr, log: logger, shells: o.Shells, runner: o.Runner,
 		gate:  gate.New(gate.Options{Policy: o.Policy, Audit: o.Audit, MaxInputBytes: mgr.MaxInputBytes(), MaxReadBytes: o.MaxReadBytes, Logger: logger}),
-		hosts: o.Hosts, store: o.Store, remote: o.Remote}
+		hosts: o.Hosts, store: o.Store, remote: o.Remote, pages: o.Secrets, maxRounds: o.MaxRounds, runs: map[string]*time.Timer{}}
+	if t.maxRounds <= 0 {
+		t.maxRounds = DefaultMaxRounds
+	}
+	t.who = people{inflight: map[string]*mcp.ServerSession{}, runs: map[string]bool{}, pending: map[string]*secret.Page{}, changed: make(chan struct{})}
+	if o.Person != nil {
+		o.Person.t = t
+	}
 	t.cat = catalog.New(mgr, o.Store)
 	_, _ = rand.Read(t.stateKey[:])
 	if t.store != nil {
@@ -89,7 +109,7 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	t.register(srv)
 	t.subs = subs
 	t.registerResources(srv)
-	srv.AddReceivingMiddleware(capReplies(logger))
+	srv.AddReceivingMiddleware(capReplies(logger), t.track)
 	return srv
 }
 
@@ -109,4 +129,11 @@ type tools struct {
 	cat *catalog.Catalog
 	// subs are the clients' resource subscriptions (resource_subs.go).
 	subs *subscriptions
+
+	pages     *secret.Pages // nil: no secret pages
+	maxRounds int           // questions per interactive run
+	runsMu    sync.Mutex
+	runs      map[string]*time.Timer // interactive runs awaiting a retry, by session; guarded by runsMu
+	peopleMu  sync.Mutex
+	who       people // guarded by peopleMu
 }

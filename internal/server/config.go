@@ -50,6 +50,17 @@ type Config struct {
 	// Startup describes where the configuration came from, for the
 	// startup log and audit event (nil: nothing to say).
 	Startup *Startup
+	// MaxRounds caps the questions of an interactive run_command (0: 50).
+	MaxRounds int
+	// Askpass gives sessions SUDO_ASKPASS, so sudo -A asks the person
+	// (nil: off).
+	Askpass *AskpassConfig
+}
+
+// AskpassConfig is how sessions reach the server for sudo's password:
+// Exe with "askpass" must end up in cmd/agentty's askpass command.
+type AskpassConfig struct {
+	Exe string
 }
 
 // SessionConfig configures the session manager; zero fields are defaults.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/askpass"
 	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/console"
 	"github.com/agentty/agentty/internal/gate"
@@ -27,6 +28,7 @@ import (
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/runner"
+	"github.com/agentty/agentty/internal/secret"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 	"github.com/agentty/agentty/internal/sshbackend"
@@ -58,6 +60,8 @@ type Server struct {
 	guard     atomic.Pointer[proctree.Guard]
 	guardDone chan struct{}
 	mcp       *mcp.Server
+	pages     *secret.Pages    // one-time pages where the person types secrets
+	askpass   *askpass.Server  // nil: no SUDO_ASKPASS
 	console   *console.Handler // the person's API front ends mount under /v1/
 
 	// stop ends every Serve; Close calls it first.
@@ -107,14 +111,22 @@ func New(cfg Config) (*Server, error) {
 		_ = aud.Close()
 		return nil, storeError{err}
 	}
-	mgr := session.NewManager(sessionConfig(&cfg, log, pool, st, aud))
-	s := &Server{log: log, version: cfg.Version, mgr: mgr, pool: pool, store: st, audit: aud}
+	person := &mcpserver.Person{}
+	ap, mgrOf := startAskpass(cfg.Askpass, log, person)
+	sc := sessionConfig(&cfg, log, pool, st, aud)
+	if ap != nil {
+		sc.Env = ap.Env()
+	}
+	mgr := session.NewManager(sc)
+	mgrOf.Store(mgr)
+	s := &Server{log: log, version: cfg.Version, mgr: mgr, pool: pool, store: st, audit: aud,
+		pages: secret.New(secret.Options{Logger: log}), askpass: ap}
 	started(log, &cfg, pol, aud)
 	s.startKeepers(cfg.Guard)
 	s.done, s.stop = context.WithCancel(context.Background())
 	s.mcp = mcpserver.New(mgr, &mcpserver.Options{Version: cfg.Version, Logger: log, Policy: pol, Audit: aud,
 		MaxReadBytes: cfg.MaxReadBytes, Hosts: pool, Remote: pool, Store: st,
-		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start)})
+		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start), Secrets: s.pages, MaxRounds: cfg.MaxRounds, Person: person})
 	_ = mcpserver.SelectTools(s.mcp, cfg.Tools) // checked above
 	s.mcp.AddReceivingMiddleware(endCalls, clientDir)
 	s.console = console.New(consoleEngine{mgr: mgr, store: st, audit: aud}, &console.Options{Logger: log})
@@ -166,6 +178,11 @@ func (s *Server) Close() error {
 		s.mu.Unlock()
 		s.stop()
 		s.serving.Wait()
+		// Questions for the person end before the sessions asking them.
+		if s.askpass != nil {
+			_ = s.askpass.Close()
+		}
+		_ = s.pages.Close()
 		s.mgr.Close()
 		// After the sessions: remote ones were terminated over their connections.
 		s.pool.Close()

@@ -54,6 +54,9 @@ type Config struct {
 	NoScreen bool
 	// Recorder observes inputs, resizes, signals and exits (nil: none).
 	Recorder record.Recorder
+	// Env are defaults every local child starts with, under the caller's
+	// variables (SUDO_ASKPASS pointing at agentty askpass).
+	Env map[string]string
 	// LeaseTimeout is how long a person keeps the keyboard after their
 	// last key (see lease.go); 0 means DefaultLeaseTimeout.
 	LeaseTimeout time.Duration
@@ -192,7 +195,14 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	if o.Host != "" {
 		return m.startRemote(o, id, marker)
 	}
+	callerEnv := o.Env
+	if len(m.cfg.Env) > 0 {
+		e := maps.Clone(m.cfg.Env)
+		maps.Copy(e, o.Env)
+		o.Env = e
+	}
 	spec, err := resolve(&o, marker)
+	o.Env = callerEnv // the session's record lists what the caller set
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,9 @@ type Input struct {
 	KeepEcho bool
 	// From names the sender (the MCP client) for the transcript.
 	From string
+	// Secret marks the text as a secret the person typed (not the agent):
+	// the transcript keeps only its size, whatever the terminal's echo.
+	Secret bool
 }
 
 // op is one step of delivering input: bytes, a signal, or closing stdin.
@@ -121,7 +124,7 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	s.touch()
 	// Echo off with canonical input means a password prompt: the transcript
 	// must not keep what is typed into it.
-	secret := false
+	secret := in.Secret
 	// Only a local stdin pipe's unread input can be measured; every other
 	// process gets the gate (InputWaits.Gated).
 	if s.proc.InputWaits().Gated {
@@ -129,7 +132,7 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 			s.mu.Lock()
 			s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
 			s.mu.Unlock()
-			secret = p.State == inputwait.AwaitingPassword
+			secret = secret || p.State == inputwait.AwaitingPassword
 		}
 	}
 	s.markInput(in, secret)

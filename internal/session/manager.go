@@ -53,6 +53,9 @@ type Config struct {
 	NoScreen bool
 	// Recorder observes inputs, resizes, signals and exits (nil: none).
 	Recorder record.Recorder
+	// Contain holds local sessions in cgroups, under limits and a
+	// sandbox (nil: process-tree tracking, no limits, no sandbox).
+	Contain *ContainConfig
 	// NextID allocates a session id; nil means "s<n>" from a counter of
 	// this Manager, an error "s<n>-<instance>". A durable store allocates ids that stay
 	// unique across restarts and concurrent servers sharing it.
@@ -86,6 +89,8 @@ type Manager struct {
 	sessions map[string]*Session // guarded by mu
 	seq      int                 // guarded by mu
 	closed   bool                // guarded by mu
+
+	contain containment // cgroup subtree and kernel support, set up on first use
 
 	// missing words an id Get does not hold (see ExplainMissing); guarded
 	// by mu, called without it.
@@ -178,10 +183,16 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 
 	marker := proctree.EnvKey + "=" + m.instance + "/" + id
 	if o.Host != "" {
+		if o.Contain != nil {
+			return nil, fmt.Errorf("%w: limits and sandbox apply to local sessions; the remote host contains its own", ErrBadArgs)
+		}
 		return m.startRemote(o, id, marker)
 	}
 	spec, err := resolve(&o, marker)
 	if err != nil {
+		return nil, err
+	}
+	if spec.Contain, err = m.containFor(o.Contain, id); err != nil {
 		return nil, err
 	}
 	s := m.newSession(o, id, spec.Argv)
@@ -194,7 +205,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	}
 	m.spawnMu.Unlock()
 	if err != nil {
-		return nil, startError(spec.Path, err)
+		return nil, startFailed(spec.Path, err)
 	}
 	return m.adopt(s)
 }
@@ -404,6 +415,7 @@ func (m *Manager) Close() {
 	}
 	wg.Wait()
 	m.wg.Wait()
+	m.closeContain()
 	m.spawner.Close()
 }
 

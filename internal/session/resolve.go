@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/procenv"
 	"github.com/agentty/agentty/internal/record"
@@ -34,6 +35,9 @@ type StartOptions struct {
 	Host string
 	// AcceptNewHostKey trusts and records an unknown host key (remote only).
 	AcceptNewHostKey bool
+	// Contain tightens the configured limits and sandbox for this session
+	// (local only; nil: the configuration's).
+	Contain *contain.Profile
 }
 
 // Default terminal size: wide enough that agents rarely see wrapped lines.

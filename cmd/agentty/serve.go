@@ -42,6 +42,7 @@ func serve(args []string, stderr io.Writer) int {
 	lim := limitFlags(fs)
 	sshf := addSSHFlags(fs)
 	sf := storeFlags(fs)
+	cgroups := containFlags(fs)
 	screens := fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)")
 	cfg, err := config.Load(fs, args, nil)
 	if err != nil {
@@ -85,6 +86,11 @@ func serve(args []string, stderr io.Writer) int {
 		}
 		tr = core.HTTP{Options: *httpOpts}
 	}
+	contain, err := containOptions(cfg, *cgroups)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
+		return 2
+	}
 	var sshSec sshSection
 	if err := cfg.Section("ssh", &sshSec); err != nil {
 		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
@@ -94,7 +100,7 @@ func serve(args []string, stderr io.Writer) int {
 		Sessions: &core.SessionConfig{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl, KillGrace: *grace,
 			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*screens},
 		MaxInputBytes: gate.maxInput, MaxReadBytes: gate.maxRead, Policy: gate.policy, Audit: gate.audit,
-		SSH: sshf.options(sshSec), Startup: startup(fs, cfg)}
+		SSH: sshf.options(sshSec), Startup: startup(fs, cfg), Contain: contain}
 	if dataDir != "" {
 		stOpts.Dir = dataDir
 		scfg.Store = &stOpts

@@ -6,11 +6,7 @@
 // here is shaped for a protocol.
 package record
 
-import (
-	"time"
-
-	"github.com/agentty/agentty/internal/contain"
-)
+import "time"
 
 // Mode selects how a program's bytes travel.
 type Mode string
@@ -58,9 +54,6 @@ type Info struct {
 	Cols        int
 	Readers     []ReaderInfo
 	Host        string
-	// Containment is how the tree is held, its limits, sandbox and usage
-	// (zero for remote sessions).
-	Containment contain.Report
 
 	// LostAt and LostReason are set with StateLost: a session recorded as
 	// running whose process or connection is gone (LostAt is when agentty

@@ -27,4 +27,3 @@ func (l *Launch) Abort()                  {}
 
 // Main is never reached outside Linux.
 func Main() int { return 127 }
-

@@ -5,9 +5,11 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/httpserver"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/sandbox"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/sshbackend"
 	"github.com/agentty/agentty/internal/store"
@@ -43,6 +45,9 @@ type Config struct {
 	// Startup describes where the configuration came from, for the
 	// startup log and audit event (nil: nothing to say).
 	Startup *Startup
+	// Contain holds local sessions in cgroups, under limits and a sandbox
+	// (nil: process-tree tracking, no limits, no sandbox).
+	Contain *ContainConfig
 }
 
 // SessionConfig configures the session manager; zero fields are defaults.
@@ -103,6 +108,11 @@ type (
 	SSHHostAuth = sshbackend.HostAuth
 	SSHSecret   = sshbackend.Secret
 	HTTPOptions = httpserver.Options
+
+	ContainConfig  = session.ContainConfig
+	ContainProfile = contain.Profile
+	ContainLimits  = contain.Limits
+	ContainSandbox = contain.Sandbox
 )
 
 // Defaults and limits of the engine, for flags and their help.
@@ -129,6 +139,14 @@ const (
 func ParseSecretFlag(v string) (host, env string, err error) {
 	return sshbackend.ParseSecretFlag(v)
 }
+
+// SandboxHelperArg is the hidden subcommand the sandbox helper runs as:
+// the binary re-executes itself to apply a session's sandbox before the
+// program starts.
+const SandboxHelperArg = sandbox.HelperArg
+
+// RunSandboxHelper is the sandbox helper's main; it returns only on failure.
+func RunSandboxHelper() int { return sandbox.Main() }
 
 // RunGuard is the guard process's main: it kills everything the server
 // started once the server is gone. It returns the exit code.

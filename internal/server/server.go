@@ -117,7 +117,7 @@ func sessionConfig(cfg *Config, log *slog.Logger, pool *sshbackend.Pool, st *sto
 	c := session.Config{MaxSessions: sc.MaxSessions, OutputLimit: sc.OutputLimit, ExitedTTL: sc.ExitedTTL,
 		KillGrace: sc.KillGrace, Logger: log, IdleTimeout: sc.IdleTimeout, MaxRuntime: sc.MaxRuntime,
 		MaxInputBytes: cfg.MaxInputBytes, Remote: pool.Start, NoScreen: sc.NoScreen,
-		OnExit: gate.RecordExit(aud, nil)}
+		OnExit: gate.RecordExit(aud, nil), Contain: cfg.Contain}
 	if st != nil {
 		c.NewLog, c.Recorder, c.NextID = st.NewLog, st.Recorder(), st.NextID
 	}

@@ -116,6 +116,10 @@ func startFailed(path string, err error) error {
 	return startError(path, err)
 }
 
+// Containment says how the session's tree is held, its limits, sandbox
+// and usage (zero for remote sessions). It reads the cgroup's files.
+func (s *Session) Containment() contain.Report { return s.proc.Containment() }
+
 // noteLimit records a limit that ended the program (the kernel's verdict,
 // read by the backend) unless agentty ended it for its own limit first.
 func (s *Session) noteLimit() {

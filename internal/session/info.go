@@ -20,7 +20,6 @@ func (s *Session) Info() record.Info {
 	}
 	in.Rows, in.Cols = s.proc.Size()
 	in.Host = s.Host()
-	in.Containment = s.proc.Containment()
 	in.TUI = s.TUI()
 	end := time.Now()
 	s.mu.Lock()

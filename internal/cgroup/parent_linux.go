@@ -29,12 +29,14 @@ func Open(name string) (*Parent, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(own, "cgroup.kill")); err != nil {
-		return nil, fmt.Errorf("%w: no cgroup.kill in %s (kernel 5.14+ needed)", ErrUnavailable, own)
-	}
 	dir := filepath.Join(own, name)
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return nil, fmt.Errorf("%w: cannot create %s: %v", ErrUnavailable, dir, err)
+	}
+	// The root group has no cgroup.kill; every other group has it from 5.14.
+	if _, err := os.Stat(filepath.Join(dir, "cgroup.kill")); err != nil {
+		_ = os.Remove(dir)
+		return nil, fmt.Errorf("%w: no cgroup.kill in %s (kernel 5.14+ needed)", ErrUnavailable, dir)
 	}
 	p := &Parent{dir: dir}
 	p.controllers, p.note = enable(own, dir)

@@ -12,6 +12,9 @@ type PolicyResult struct {
 	// command: agentty's configuration and audit log.
 	Protected    []string `json:"protected,omitempty"`
 	MaxReadBytes int      `json:"max_read_bytes,omitempty"`
+	// Containment is the limits and sandbox every local session gets and
+	// what the kernel offers.
+	Containment *ContainmentPolicy `json:"containment,omitempty"`
 	Notes        []string `json:"notes"`
 }
 

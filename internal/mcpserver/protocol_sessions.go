@@ -33,6 +33,8 @@ type StartInput struct {
 	Rows        int               `json:"rows,omitempty" jsonschema:"terminal rows 1-1000 (default 40)"`
 	Cols        int               `json:"cols,omitempty" jsonschema:"terminal columns 1-1000 (default 120)"`
 	Name        string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
+	Limits      *LimitsInput      `json:"limits,omitempty" jsonschema:"limits for this session, only tighter than the configured ones (get_policy)"`
+	Sandbox     *SandboxInput     `json:"sandbox,omitempty" jsonschema:"sandbox for this session, only tighter than the configured one; refused if the kernel lacks it"`
 	SSHParams
 	WaitParams
 	ReadParams
@@ -172,7 +174,7 @@ type SessionInfo struct {
 	StateDetail string       `json:"state_detail,omitempty"`
 	ExitCode    *int         `json:"exit_code,omitempty"`
 	Signal      string       `json:"signal,omitempty"`
-	EndedBy     string       `json:"ended_by,omitempty"` // idle_timeout or max_runtime when agentty ended it
+	EndedBy     string       `json:"ended_by,omitempty"` // idle_timeout, max_runtime, memory_limit, cpu_limit or file_size_limit
 	StartedAt   time.Time    `json:"started_at"`
 	ExitedAt    *time.Time   `json:"exited_at,omitempty"`
 	UptimeMs    int64        `json:"uptime_ms"`
@@ -188,6 +190,8 @@ type SessionInfo struct {
 	Host        string       `json:"host,omitempty"`
 	LostAt      *time.Time   `json:"lost_at,omitempty"`
 	LostReason  string       `json:"lost_reason,omitempty"`
+	// Containment is filled by get_session_info and terminate_process.
+	Containment *ContainmentInfo `json:"containment,omitempty"`
 }
 
 // ReaderInfo describes a cursor for get_session_info.

@@ -84,7 +84,7 @@ func (m *Manager) containFor(call *contain.Profile, id string) (*backend.Contain
 	if err := c.support.Check(p); err != nil {
 		return nil, err
 	}
-	if c.parent == nil && p.Empty() {
+	if m.cfg.Contain == nil && call == nil {
 		return nil, nil
 	}
 	bc := &backend.Contain{Profile: p, Group: id}

@@ -16,13 +16,13 @@ func containmentLine(c *ContainmentInfo) string {
 	if len(c.Sandbox) > 0 {
 		fmt.Fprintf(&b, " sandbox=%s", strings.Join(c.Sandbox, ","))
 	}
-	if u := c.Usage; u != nil {
-		fmt.Fprintf(&b, " processes=%d cpu=%dms", u.Processes, u.CPUMs)
-		if u.MemoryBytes >= 0 {
-			fmt.Fprintf(&b, " memory=%dB peak=%dB", u.MemoryBytes, u.MemoryPeakBytes)
-		}
-		if u.OOMKills > 0 {
-			fmt.Fprintf(&b, " oom_kills=%d", u.OOMKills)
+	for _, part := range []struct {
+		name string
+		m    map[string]int64
+	}{{"limits", c.Limits}, {"usage", c.Usage}} {
+		if len(part.m) > 0 {
+			j, _ := json.Marshal(part.m) // keys sorted
+			fmt.Fprintf(&b, " %s=%s", part.name, j)
 		}
 	}
 	return b.String()
@@ -32,14 +32,7 @@ func containmentLine(c *ContainmentInfo) string {
 func containmentPolicyText(c *ContainmentPolicy) string {
 	var b strings.Builder
 	k := c.Kernel
-	cg := "no"
-	if k.Cgroup {
-		cg = "yes"
-	}
-	fmt.Fprintf(&b, "kernel: cgroup=%s controllers=%v landlock_abi=%d netns=%t rlimits=%t\n", cg, k.Controllers, k.LandlockABI, k.NetNS, k.Rlimits)
-	if k.CgroupNote != "" {
-		fmt.Fprintf(&b, "cgroup note: %s\n", k.CgroupNote)
-	}
+	fmt.Fprintf(&b, "kernel: cgroup=%t controllers=%v landlock_abi=%d netns=%t rlimits=%t\n", k.Cgroup, k.Controllers, k.LandlockABI, k.NetNS, k.Rlimits)
 	for _, n := range k.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}

@@ -15,7 +15,7 @@ type PolicyResult struct {
 	// Containment is the limits and sandbox every local session gets and
 	// what the kernel offers.
 	Containment *ContainmentPolicy `json:"containment,omitempty"`
-	Notes        []string `json:"notes"`
+	Notes       []string           `json:"notes"`
 }
 
 // PolicyRules is get_policy's rules: the wire form of policy.Rules (the

@@ -33,8 +33,8 @@ type StartInput struct {
 	Rows        int               `json:"rows,omitempty" jsonschema:"terminal rows 1-1000 (default 40)"`
 	Cols        int               `json:"cols,omitempty" jsonschema:"terminal columns 1-1000 (default 120)"`
 	Name        string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
-	Limits      *LimitsInput      `json:"limits,omitempty" jsonschema:"limits for this session, only tighter than the configured ones (get_policy)"`
-	Sandbox     *SandboxInput     `json:"sandbox,omitempty" jsonschema:"sandbox for this session, only tighter than the configured one; refused if the kernel lacks it"`
+	Limits      *LimitsInput      `json:"limits,omitempty" jsonschema:"only tighter than the configured limits (get_policy)"`
+	Sandbox     *SandboxInput     `json:"sandbox,omitempty" jsonschema:"only tighter than the configured sandbox; refused if the kernel lacks it"`
 	SSHParams
 	WaitParams
 	ReadParams
@@ -190,8 +190,6 @@ type SessionInfo struct {
 	Host        string       `json:"host,omitempty"`
 	LostAt      *time.Time   `json:"lost_at,omitempty"`
 	LostReason  string       `json:"lost_reason,omitempty"`
-	// Containment is filled by get_session_info and terminate_process.
-	Containment *ContainmentInfo `json:"containment,omitempty"`
 }
 
 // ReaderInfo describes a cursor for get_session_info.
@@ -213,4 +211,6 @@ type Omitted struct {
 // InfoResult wraps SessionInfo for the text rendering.
 type InfoResult struct {
 	SessionInfo
+	// Containment is filled by get_session_info and terminate_process.
+	Containment *ContainmentInfo `json:"containment,omitempty"`
 }

@@ -85,15 +85,16 @@ func (t *tools) getSessionInfo(_ context.Context, _ *mcp.CallToolRequest, in Ses
 	if err != nil {
 		return InfoResult{}, err
 	}
-	return InfoResult{t.withContainment(sessionInfo(info))}, nil
+	return t.withContainment(sessionInfo(info)), nil
 }
 
 // withContainment adds how a live local session is held and what it used.
-func (t *tools) withContainment(in SessionInfo) SessionInfo {
+func (t *tools) withContainment(in SessionInfo) InfoResult {
+	r := InfoResult{SessionInfo: in}
 	if s, err := t.mgr.Get(in.ID); err == nil && s.ID == in.ID {
-		in.Containment = containmentInfo(s.Containment())
+		r.Containment = containmentInfo(s.Containment())
 	}
-	return in
+	return r
 }
 
 func (t *tools) terminateProcess(ctx context.Context, req *mcp.CallToolRequest, in TerminateInput) (InfoResult, error) {
@@ -116,7 +117,7 @@ func (t *tools) terminateProcess(ctx context.Context, req *mcp.CallToolRequest, 
 	if _, err := s.Terminate(ctx, grace); err != nil {
 		return InfoResult{}, err
 	}
-	return InfoResult{t.withContainment(sessionInfo(s.Info()))}, nil
+	return t.withContainment(sessionInfo(s.Info())), nil
 }
 
 func (t *tools) resizePTY(_ context.Context, _ *mcp.CallToolRequest, in ResizeInput) (InfoResult, error) {
@@ -127,7 +128,7 @@ func (t *tools) resizePTY(_ context.Context, _ *mcp.CallToolRequest, in ResizeIn
 	if err := s.Resize(in.Rows, in.Cols); err != nil {
 		return InfoResult{}, err
 	}
-	return InfoResult{sessionInfo(s.Info())}, nil
+	return InfoResult{SessionInfo: sessionInfo(s.Info())}, nil
 }
 
 // Text implements texter.

@@ -158,6 +158,13 @@ import time; time.sleep(300)
 				} else if rep.Kind != contain.KindProcessTree {
 					t.Fatalf("containment = %+v, want process_tree", rep)
 				}
+				if !withCgroup {
+					// The process-tree scan cannot see a process in the
+					// middle of an exec (its environment is unreadable
+					// then); a cgroup sees it throughout. Let the
+					// escaped process finish exec'ing first.
+					waitExecd(t, escaped)
+				}
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 				defer cancel()
 				if err := p.Terminate(ctx, 0); err != nil {
@@ -194,4 +201,56 @@ func readProcs(t *testing.T, dir string) []int {
 		out = append(out, n)
 	}
 	return out
+}
+
+// waitExecd waits until pid runs sleep or python3, checking with a
+// deadline: there is no event for another process's exec.
+func waitExecd(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for d := time.Millisecond; ; d = min(2*d, 20*time.Millisecond) {
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+		if c := strings.TrimSpace(string(b)); c == "sleep" || strings.HasPrefix(c, "python") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d did not exec (comm %q)", pid, b)
+		}
+		time.Sleep(d)
+	}
+}
+
+// TestContain_TerminateWhileForking loops terminate against a shell that
+// keeps forking escaping children: cgroup.kill must leave nothing, every
+// time, and the group must be gone.
+func TestContain_TerminateWhileForking(t *testing.T) {
+	parent, why := testParent(t)
+	for i := range 50 {
+		sp := spec(`echo ready; while :; do (sleep 300 &); done`)
+		sp.Marker = "AGENTTY_SESSION=containloop/" + strconv.Itoa(os.Getpid()) + "/" + strconv.Itoa(i)
+		sp.Env = append(sp.Env, sp.Marker)
+		sp.Contain = &Contain{Cgroups: parent, NoCgroup: why, Group: "loop" + strconv.Itoa(i)}
+		ss := newSignalSink("ready\n")
+		p, err := StartPipe(sp, direct, ss.sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-ss.seen
+		rep := p.Containment()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err = p.Terminate(ctx, 0)
+		cancel()
+		if err != nil {
+			t.Fatalf("round %d: %v", i, err)
+		}
+		if ex, _ := p.Wait(); ex.Signal != syscall.SIGKILL {
+			t.Fatalf("round %d: root ended %+v", i, ex)
+		}
+		p.Close()
+		if rep.Cgroup != "" {
+			if _, err := os.Stat(rep.Cgroup); !os.IsNotExist(err) {
+				t.Fatalf("round %d: cgroup %s left (%v)", i, rep.Cgroup, err)
+			}
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"syscall"
+	"time"
 )
 
 // Parent is unavailable outside Linux.
@@ -37,3 +38,9 @@ func (g *Group) Signal(syscall.Signal) error     { return nil }
 func (g *Group) WaitEmpty(context.Context) error { return nil }
 func (g *Group) Remove() error                   { return nil }
 func (g *Group) Usage() (Usage, error)           { return Usage{}, ErrUnavailable }
+
+// ParentName is the name of an agentty instance's parent group.
+func ParentName(instance string) string { return "agentty-" + instance }
+
+// Sweep has nothing to do outside Linux.
+func Sweep(string, time.Duration) error { return nil }

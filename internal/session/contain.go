@@ -40,7 +40,7 @@ func (m *Manager) containSetup() *containment {
 			c.support.CgroupReason = "cgroups are off in the configuration"
 			return
 		}
-		p, err := cgroup.Open("agentty-" + m.instance)
+		p, err := cgroup.Open(cgroup.ParentName(m.instance))
 		if err != nil {
 			c.support.CgroupReason = err.Error()
 			m.log.Info("sessions are tracked by process tree", "reason", err)

@@ -210,3 +210,17 @@ func TestPolicy_ShowsContainment(t *testing.T) {
 		t.Fatalf("text %q", text(res))
 	}
 }
+
+// TestSandbox_InteractiveShell: an interactive bash in a listed-mode
+// sandbox opens its terminal, prompts, runs commands and keeps its job
+// control, through open_shell's exact completion.
+func TestSandbox_InteractiveShell(t *testing.T) {
+	c := containClient(t, contain.Profile{Sandbox: contain.Sandbox{Filesystem: contain.FSListed, NoNetwork: true}})
+	var o OpenShellResult
+	c.call("open_shell", map[string]any{"shell": "bash", "cwd": t.TempDir()}, &o)
+	var e ExecResult
+	c.call("exec_command", map[string]any{"session_id": o.SessionID, "command": "echo hi > f && cat f && tty >/dev/null && echo tty-ok; cat ~/.bashrc >/dev/null 2>&1 || echo home-closed"}, &e)
+	if e.Output != "hi\ntty-ok\nhome-closed\n" || e.ExitCode == nil || *e.ExitCode != 0 {
+		t.Fatalf("exec: %+v", e)
+	}
+}

@@ -52,7 +52,11 @@ func Prepare(cmd *exec.Cmd, p contain.Profile) (*Launch, error) {
 	// file on disk was replaced since agentty started.
 	cmd.Path = "/proc/self/exe"
 	cmd.Args = []string{"agentty-sandbox", HelperArg}
-	cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], specEnv+"="+string(b))
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ() // what exec.Cmd would have given the program
+	}
+	cmd.Env = append(env[:len(env):len(env)], specEnv+"="+string(b))
 	cmd.ExtraFiles = []*os.File{w}
 	return &Launch{r: r, w: w}, nil
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/agentty/agentty/internal/backend"
@@ -69,7 +70,7 @@ func (m *Manager) ContainProfile() contain.Profile {
 
 // containFor builds a local start's containment: the configured profile
 // tightened by the call's, checked against what the kernel offers.
-func (m *Manager) containFor(call *contain.Profile, id string) (*backend.Contain, error) {
+func (m *Manager) containFor(call *contain.Profile, ownRead []string, id string) (*backend.Contain, error) {
 	c := m.containSetup()
 	p := m.ContainProfile()
 	if call != nil {
@@ -83,6 +84,9 @@ func (m *Manager) containFor(call *contain.Profile, id string) (*backend.Contain
 	}
 	if err := c.support.Check(p); err != nil {
 		return nil, err
+	}
+	if p.Sandbox.Filesystem == contain.FSListed && len(ownRead) > 0 {
+		p.Sandbox.Read = append(slices.Clone(p.Sandbox.Read), ownRead...)
 	}
 	if m.cfg.Contain == nil && call == nil {
 		return nil, nil

@@ -192,7 +192,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if spec.Contain, err = m.containFor(o.Contain, id); err != nil {
+	if spec.Contain, err = m.containFor(o.Contain, o.SandboxRead, id); err != nil {
 		return nil, err
 	}
 	s := m.newSession(o, id, spec.Argv)

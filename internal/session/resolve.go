@@ -38,6 +38,10 @@ type StartOptions struct {
 	// Contain tightens the configured limits and sandbox for this session
 	// (local only; nil: the configuration's).
 	Contain *contain.Profile
+	// SandboxRead are directories agentty's own integration makes the
+	// program read (a shell's rc and command files), added to a listed
+	// sandbox's readable paths without counting as the call's request.
+	SandboxRead []string
 }
 
 // Default terminal size: wide enough that agents rarely see wrapped lines.

@@ -43,6 +43,7 @@ func serve(args []string, stderr io.Writer) int {
 	sshf := addSSHFlags(fs)
 	sf := storeFlags(fs)
 	cgroups := containFlags(fs)
+	toolSel := fs.String("tools", "all", "tools offered to clients: all, or a comma-separated list of groups ("+core.ToolGroups()+") and tool names")
 	screens := fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)")
 	cfg, err := config.Load(fs, args, nil)
 	if err != nil {
@@ -100,7 +101,8 @@ func serve(args []string, stderr io.Writer) int {
 		Sessions: &core.SessionConfig{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl, KillGrace: *grace,
 			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*screens},
 		MaxInputBytes: gate.maxInput, MaxReadBytes: gate.maxRead, Policy: gate.policy, Audit: gate.audit,
-		SSH: sshf.options(sshSec), Startup: startup(fs, cfg), Contain: contain}
+		SSH: sshf.options(sshSec), Startup: startup(fs, cfg), Tools: strings.Split(*toolSel, ","),
+		Contain: contain}
 	if dataDir != "" {
 		stOpts.Dir = dataDir
 		scfg.Store = &stOpts

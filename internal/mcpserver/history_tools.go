@@ -21,18 +21,13 @@ import (
 var errNoStore = errors.New("the transcript store is off (agentty serve --no-store); only live sessions' in-memory output can be read, with get_history or read_output")
 
 func (t *tools) registerHistory(srv *mcp.Server) {
-	add(srv, t.log, &mcp.Tool{Name: "get_history", Description: "Non-consuming view of a session's past output by line (no reader cursor moves), for live and past sessions alike. " +
-		"Default: the last 100 lines. lines=N with from_end=K: N lines ending K lines before the end; start_line (1-based) with lines: an absolute range. " +
-		"grep (RE2 over clean text) keeps only matching lines with context lines around them (the newest max_matches matches), over the whole transcript unless lines/start_line narrow it. " +
-		"Reads older output from the durable transcript when memory no longer holds it.",
+	add(srv, t.log, &mcp.Tool{Name: "get_history", Description: "Read a session's past output by line (live or past sessions) without moving a cursor: the last lines, a range, or grep matches with context.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.getHistory)
-	add(srv, t.log, &mcp.Tool{Name: "search_output", Description: "Search every session's recorded output (live and past, newest session and newest line first) for an RE2 regex over clean text. " +
-		"Bounded by max_results and max_scan_bytes; complete=false says a bound stopped it. Narrow with session_ids or since.",
+	add(srv, t.log, &mcp.Tool{Name: "search_output", Description: "Search every session's recorded output, newest first, for an RE2 regex.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.searchOutput)
-	add(srv, t.log, &mcp.Tool{Name: "list_messages", Description: "The I/O records of a session in order: output chunks, inputs sent (with who sent them; input typed at a password prompt is redacted), and events (resize, signal, exit, gap). " +
-		"Each has an id, type, time, size and a content preview; page with after_id; get_message returns one in full.",
+	add(srv, t.log, &mcp.Tool{Name: "list_messages", Description: "A session's I/O records in order (output, input and who sent it, events) with previews; page with after_id.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.listMessages)
-	add(srv, t.log, &mcp.Tool{Name: "get_message", Description: "I/O records of a session (message_id or message_ids from list_messages) with their full content, paged by offset/max_bytes.",
+	add(srv, t.log, &mcp.Tool{Name: "get_message", Description: "I/O records from list_messages in full, paged by offset and max_bytes.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.getMessage)
 }
 

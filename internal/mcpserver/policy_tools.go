@@ -26,8 +26,7 @@ func (r PolicyResult) Text() string {
 }
 
 func (t *tools) registerPolicy(srv *mcp.Server) {
-	add(srv, t.log, &mcp.Tool{Name: "get_policy", Description: "Show which commands this server lets you run (allow/deny lists, patterns, confirmation rules, allowed working directories, secure mode) and the protected directories. " +
-		"Check it before starting commands when calls are refused by policy.",
+	add(srv, t.log, &mcp.Tool{Name: "get_policy", Description: "Show which commands may run and the protected directories; check it after a refusal.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.getPolicy)
 }
 

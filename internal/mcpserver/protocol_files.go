@@ -5,12 +5,12 @@ package mcpserver
 
 // WriteFileInput are write_file's arguments.
 type WriteFileInput struct {
-	SessionID string `json:"session_id,omitempty" jsonschema:"shell session whose current directory a relative path is resolved against (default: the server's directory)"`
-	Path      string `json:"path" jsonschema:"file path, relative or absolute"`
-	Content   string `json:"content" jsonschema:"what to write"`
-	Encoding  string `json:"encoding,omitempty" jsonschema:"utf-8 (default: content is the text) or base64 (content is base64 of the bytes)"`
-	Append    bool   `json:"append,omitempty" jsonschema:"append instead of replacing"`
-	MakeDirs  bool   `json:"make_dirs,omitempty" jsonschema:"create missing parent directories"`
+	SessionID string `json:"session_id,omitempty"`
+	Path      string `json:"path"`
+	Content   string `json:"content"`
+	Encoding  string `json:"encoding,omitempty" jsonschema:"utf-8 (default) or base64"`
+	Append    bool   `json:"append,omitempty"`
+	MakeDirs  bool   `json:"make_dirs,omitempty" jsonschema:"create parent directories"`
 }
 
 // WriteFileResult is write_file's result.

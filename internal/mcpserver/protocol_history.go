@@ -8,14 +8,14 @@ import "time"
 // HistoryInput are get_history's arguments.
 type HistoryInput struct {
 	SessionID  string `json:"session_id" jsonschema:"session id (or a live session's name)"`
-	Lines      int    `json:"lines,omitempty" jsonschema:"how many lines (default 100; with grep: the window scanned, default the whole transcript), at most 10000"`
-	FromEnd    int64  `json:"from_end,omitempty" jsonschema:"skip this many newest lines: the window ends this many lines before the end"`
-	StartLine  int64  `json:"start_line,omitempty" jsonschema:"absolute range: first line (1-based); lines counts from here"`
-	Grep       string `json:"grep,omitempty" jsonschema:"RE2 regex: return only matching lines (plus context)"`
-	Context    int    `json:"context,omitempty" jsonschema:"with grep: lines of context before and after each match, 0-50"`
-	MaxMatches int    `json:"max_matches,omitempty" jsonschema:"with grep: newest matches kept (default 50)"`
-	MaxBytes   int    `json:"max_bytes,omitempty" jsonschema:"text returned, default 256 KiB, at most 4 MiB"`
-	StripANSI  *bool  `json:"strip_ansi,omitempty" jsonschema:"strip escape sequences (default true)"`
+	Lines      int    `json:"lines,omitempty" jsonschema:"default 100, max 10000"`
+	FromEnd    int64  `json:"from_end,omitempty" jsonschema:"end this many lines before the end"`
+	StartLine  int64  `json:"start_line,omitempty" jsonschema:"1-based first line"`
+	Grep       string `json:"grep,omitempty" jsonschema:"RE2: matching lines only"`
+	Context    int    `json:"context,omitempty" jsonschema:"lines around each match, 0-50"`
+	MaxMatches int    `json:"max_matches,omitempty" jsonschema:"newest kept (default 50)"`
+	MaxBytes   int    `json:"max_bytes,omitempty" jsonschema:"default 256 KiB"`
+	StripANSI  *bool  `json:"strip_ansi,omitempty"`
 }
 
 // HistoryResult is get_history's result.
@@ -33,11 +33,11 @@ type HistoryResult struct {
 
 // SearchInput are search_output's arguments.
 type SearchInput struct {
-	Pattern      string   `json:"pattern" jsonschema:"RE2 regex matched against each clean output line"`
-	SessionIDs   []string `json:"session_ids,omitempty" jsonschema:"only these sessions (default: all, newest first)"`
-	Since        string   `json:"since,omitempty" jsonschema:"only sessions started since: an RFC 3339 time or a duration ago such as 2h"`
-	MaxResults   int      `json:"max_results,omitempty" jsonschema:"matches returned, default 50, at most 1000"`
-	MaxScanBytes int64    `json:"max_scan_bytes,omitempty" jsonschema:"output bytes read before stopping, default 1 GiB"`
+	Pattern      string   `json:"pattern" jsonschema:"RE2 regex over clean lines"`
+	SessionIDs   []string `json:"session_ids,omitempty" jsonschema:"only these"`
+	Since        string   `json:"since,omitempty" jsonschema:"RFC 3339 time or duration ago (2h)"`
+	MaxResults   int      `json:"max_results,omitempty" jsonschema:"default 50"`
+	MaxScanBytes int64    `json:"max_scan_bytes,omitempty" jsonschema:"default 1 GiB"`
 }
 
 // SearchMatch is one line search_output found.
@@ -59,10 +59,10 @@ type SearchResult struct {
 // ListMessagesInput are list_messages's arguments.
 type ListMessagesInput struct {
 	SessionID    string   `json:"session_id" jsonschema:"session id (live or past)"`
-	AfterID      int64    `json:"after_id,omitempty" jsonschema:"only messages after this id (paging: the previous result's next_after_id)"`
-	Limit        int      `json:"limit,omitempty" jsonschema:"messages returned, default 50, at most 500"`
-	Types        []string `json:"types,omitempty" jsonschema:"only these types: input, output, event"`
-	PreviewBytes int      `json:"preview_bytes,omitempty" jsonschema:"content bytes shown per message, default 200, at most 4096"`
+	AfterID      int64    `json:"after_id,omitempty" jsonschema:"page: the last next_after_id"`
+	Limit        int      `json:"limit,omitempty" jsonschema:"default 50, max 500"`
+	Types        []string `json:"types,omitempty" jsonschema:"input, output, event"`
+	PreviewBytes int      `json:"preview_bytes,omitempty" jsonschema:"default 200"`
 }
 
 // MessageInfo describes one record.
@@ -92,11 +92,11 @@ type ListMessagesResult struct {
 // GetMessageInput are get_message's arguments.
 type GetMessageInput struct {
 	SessionID  string  `json:"session_id" jsonschema:"session id (live or past)"`
-	MessageID  int64   `json:"message_id,omitempty" jsonschema:"id from list_messages"`
-	MessageIDs []int64 `json:"message_ids,omitempty" jsonschema:"several ids at once (at most 50)"`
-	Offset     int64   `json:"offset,omitempty" jsonschema:"byte offset into each content (paging)"`
-	MaxBytes   int64   `json:"max_bytes,omitempty" jsonschema:"content bytes returned per message, default 64 KiB, at most 4 MiB in all"`
-	StripANSI  *bool   `json:"strip_ansi,omitempty" jsonschema:"output: strip escape sequences (default true)"`
+	MessageID  int64   `json:"message_id,omitempty"`
+	MessageIDs []int64 `json:"message_ids,omitempty" jsonschema:"up to 50"`
+	Offset     int64   `json:"offset,omitempty" jsonschema:"byte offset (paging)"`
+	MaxBytes   int64   `json:"max_bytes,omitempty" jsonschema:"per message (default 64 KiB)"`
+	StripANSI  *bool   `json:"strip_ansi,omitempty"`
 }
 
 // FullMessage is one record with its content from ContentOffset.

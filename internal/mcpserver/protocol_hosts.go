@@ -9,8 +9,8 @@ import "time"
 // parameters: passwords and passphrases come from the server's
 // configuration.
 type SSHParams struct {
-	Host             string `json:"host,omitempty" jsonschema:"run on this machine over SSH: user@host, user@host:port or an alias from ~/.ssh/config (default: locally). Passwords are never arguments: they come from agentty's configuration"`
-	AcceptNewHostKey bool   `json:"accept_new_host_key,omitempty" jsonschema:"trust and record the host's key when it is not in known_hosts yet (trust on first use); a changed key is always refused"`
+	Host             string `json:"host,omitempty" jsonschema:"run over SSH: user@host[:port] or an ssh_config alias"`
+	AcceptNewHostKey bool   `json:"accept_new_host_key,omitempty" jsonschema:"trust an unknown host key (a changed one is refused)"`
 }
 
 // HostInfo describes one SSH connection for list_hosts.

@@ -5,21 +5,21 @@ package mcpserver
 
 // RunInput are run_command's arguments.
 type RunInput struct {
-	Argv               []string          `json:"argv" jsonschema:"program and arguments, executed directly (no shell); e.g. [\"git\",\"status\",\"--porcelain=v1\",\"--branch\"]"`
-	Cwd                string            `json:"cwd,omitempty" jsonschema:"working directory (default: the server's)"`
-	Env                map[string]string `json:"env,omitempty" jsonschema:"environment variables; PAGER=cat, GIT_PAGER=cat, GIT_TERMINAL_PROMPT=0, TERM=dumb unless given"`
-	Stdin              string            `json:"stdin,omitempty" jsonschema:"text written to the program's stdin (then closed); no quoting needed"`
-	TimeoutMs          *int              `json:"timeout_ms,omitempty" jsonschema:"kill the program's whole tree after this (default 30000, max 600000)"`
-	MaxOutputBytes     int               `json:"max_output_bytes,omitempty" jsonschema:"per stream: longer output keeps its head and tail (default 102400, 64..4194304)"`
-	SuccessExitCode    *int              `json:"success_exit_code,omitempty" jsonschema:"exit code that means success (default 0)"`
-	AnyExitCode        bool              `json:"any_exit_code,omitempty" jsonschema:"every exit code counts as success (for tools that report errors elsewhere)"`
-	SuccessFile        string            `json:"success_file,omitempty" jsonschema:"file (relative to cwd) that must exist after the run"`
+	Argv               []string          `json:"argv" jsonschema:"program and arguments"`
+	Cwd                string            `json:"cwd,omitempty"`
+	Env                map[string]string `json:"env,omitempty"`
+	Stdin              string            `json:"stdin,omitempty" jsonschema:"text written to stdin"`
+	TimeoutMs          *int              `json:"timeout_ms,omitempty" jsonschema:"kill the tree after (default 30000, max 600000)"`
+	MaxOutputBytes     int               `json:"max_output_bytes,omitempty" jsonschema:"per stream (default 102400)"`
+	SuccessExitCode    *int              `json:"success_exit_code,omitempty" jsonschema:"default 0"`
+	AnyExitCode        bool              `json:"any_exit_code,omitempty" jsonschema:"every exit code is success"`
+	SuccessFile        string            `json:"success_file,omitempty" jsonschema:"must exist after the run"`
 	SuccessFilePattern string            `json:"success_file_pattern,omitempty" jsonschema:"RE2 regex success_file must match"`
-	Parse              *bool             `json:"parse,omitempty" jsonschema:"parse output of supported git/which commands into JSON (default true)"`
-	ParseOnly          bool              `json:"parse_only,omitempty" jsonschema:"omit stdout text when it was parsed"`
-	Summary            bool              `json:"summary,omitempty" jsonschema:"return only a one-line summary (and no stdout text) when the command is supported"`
-	Page               *int              `json:"page,omitempty" jsonschema:"0-based page of stdout lines to return instead of head+tail"`
-	PageSize           int               `json:"page_size,omitempty" jsonschema:"lines per page (default 100)"`
+	Parse              *bool             `json:"parse,omitempty" jsonschema:"parse git and which output into JSON (default true)"`
+	ParseOnly          bool              `json:"parse_only,omitempty" jsonschema:"omit stdout text that was parsed"`
+	Summary            bool              `json:"summary,omitempty" jsonschema:"a one-line summary instead of stdout"`
+	Page               *int              `json:"page,omitempty" jsonschema:"0-based page of stdout lines"`
+	PageSize           int               `json:"page_size,omitempty" jsonschema:"default 100"`
 	SSHParams
 }
 

@@ -13,14 +13,14 @@ type RowAttrs struct {
 // ScreenInput are read_screen's arguments.
 type ScreenInput struct {
 	SessionID   string   `json:"session_id" jsonschema:"session id (or name)"`
-	ReaderID    int      `json:"reader_id,omitempty" jsonschema:"reader whose last screen changed_only compares with (default 0)"`
-	ChangedOnly bool     `json:"changed_only,omitempty" jsonschema:"return only the rows whose text (with attrs: or style) changed since this reader's last read_screen (all rows the first time and after a resize)"`
-	Scrollback  int      `json:"scrollback,omitempty" jsonschema:"also return up to this many lines that scrolled off the top of the main screen, oldest first (0-100, default 0)"`
-	Attrs       bool     `json:"attrs,omitempty" jsonschema:"also return colours and attributes: per row, runs [col, len, style] of cells unlike the screen's base style, e.g. [2, 8, \"reverse fg=red bg=236\"] (at most 20 per row)"`
-	TimeoutMs   *int     `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms; 0 = return the screen now; capped at 60000 (default 5000)"`
-	Until       string   `json:"until,omitempty" jsonschema:"RE2 regex over the screen text (rows joined by newlines, ^ and $ matching at row ends); returns as soon as the screen shows it"`
-	SettleMs    *int     `json:"settle_ms,omitempty" jsonschema:"return once the screen has not changed for this many ms (counted from the last output, which may be before the call); 0 = off (default 300)"`
-	ReturnOn    []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms, as in read_output (default all): match, input, settle, exit"`
+	ReaderID    int      `json:"reader_id,omitempty" jsonschema:"reader whose last screen changed_only compares with"`
+	ChangedOnly bool     `json:"changed_only,omitempty" jsonschema:"only rows changed since that read"`
+	Scrollback  int      `json:"scrollback,omitempty" jsonschema:"also lines above the screen (0-100)"`
+	Attrs       bool     `json:"attrs,omitempty" jsonschema:"also colours and attributes"`
+	TimeoutMs   *int     `json:"timeout_ms,omitempty"`
+	Until       string   `json:"until,omitempty" jsonschema:"RE2 regex over the screen text"`
+	SettleMs    *int     `json:"settle_ms,omitempty"`
+	ReturnOn    []string `json:"return_on,omitempty"`
 }
 
 // ChangedRow is one row that changed since the reader's last screen.

@@ -7,34 +7,34 @@ import "time"
 
 // WaitParams are the wait parameters every reading tool takes.
 type WaitParams struct {
-	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms for this call, held even while output keeps arriving; 0 = do not wait; capped at 60000"`
-	Until     string   `json:"until,omitempty" jsonschema:"RE2 regex over the new (ANSI-stripped) output, ^ and $ matching at line ends; the call returns as soon as it matches"`
-	SettleMs  *int     `json:"settle_ms,omitempty" jsonschema:"return once new output has been quiet for this many ms; 0 = off"`
-	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms (default all): match (until matched), input (the program waits for input), settle (settle_ms of quiet), exit (always on). E.g. [\"exit\"] waits for the program to end, [\"match\"] waits past prompts for until"`
+	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms (cap 60000); 0 = do not wait"`
+	Until     string   `json:"until,omitempty" jsonschema:"RE2 regex over new clean output (multi-line): return on a match"`
+	SettleMs  *int     `json:"settle_ms,omitempty" jsonschema:"return after this many quiet ms; 0 = off"`
+	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"what ends the wait besides timeout_ms (default all): match, input, settle, exit"`
 }
 
 // ReadParams shape the output a reading tool returns.
 type ReadParams struct {
-	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"most output bytes to return (default 65536, cap 4194304)"`
-	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"most lines to return (default unlimited)"`
-	Overflow  string `json:"overflow,omitempty" jsonschema:"when output exceeds the limits: head_tail (default; keep the first and last part and report the omitted middle), tail (keep only the newest part, e.g. the last max_lines lines of a log) or page (return the first part; read again to continue)"`
-	StripANSI *bool  `json:"strip_ansi,omitempty" jsonschema:"remove escape sequences and collapse carriage-return redraws (default true)"`
-	Stream    string `json:"stream,omitempty" jsonschema:"pipe mode: stdout, stderr or both (default: in the order agentty read them; writes to the two pipes microseconds apart can swap — start with merge_stderr for exact order)"`
+	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"default 65536, cap 4194304"`
+	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"default unlimited"`
+	Overflow  string `json:"overflow,omitempty" jsonschema:"head_tail (default: keep both ends, report the middle), tail, or page (read on for more)"`
+	StripANSI *bool  `json:"strip_ansi,omitempty" jsonschema:"remove escape sequences (default true)"`
+	Stream    string `json:"stream,omitempty" jsonschema:"pipe mode: stdout, stderr or both"`
 }
 
 // StartInput are start_process's arguments.
 type StartInput struct {
-	Command     string            `json:"command,omitempty" jsonschema:"shell command line, run by /bin/sh -c"`
-	Argv        []string          `json:"argv,omitempty" jsonschema:"program and arguments, executed directly without a shell"`
-	Mode        string            `json:"mode,omitempty" jsonschema:"pty (default: a real terminal) or pipe (plain pipes; stdout and stderr kept apart)"`
-	MergeStderr bool              `json:"merge_stderr,omitempty" jsonschema:"pipe mode: send stderr into the stdout pipe, keeping their exact order (stream filtering then sees one stream)"`
-	Cwd         string            `json:"cwd,omitempty" jsonschema:"working directory (default: the server's)"`
-	Env         map[string]string `json:"env,omitempty" jsonschema:"environment variables to set or override"`
-	Rows        int               `json:"rows,omitempty" jsonschema:"terminal rows 1-1000 (default 40)"`
-	Cols        int               `json:"cols,omitempty" jsonschema:"terminal columns 1-1000 (default 120)"`
-	Name        string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
-	Limits      *LimitsInput      `json:"limits,omitempty" jsonschema:"only tighter than the configured limits (get_policy)"`
-	Sandbox     *SandboxInput     `json:"sandbox,omitempty" jsonschema:"only tighter than the configured sandbox; refused if the kernel lacks it"`
+	Command     string            `json:"command,omitempty" jsonschema:"shell command line (/bin/sh -c)"`
+	Argv        []string          `json:"argv,omitempty" jsonschema:"program and arguments, no shell"`
+	Mode        string            `json:"mode,omitempty" jsonschema:"pty (default) or pipe (stdout and stderr kept apart)"`
+	MergeStderr bool              `json:"merge_stderr,omitempty" jsonschema:"pipe mode: stderr into stdout, in exact order"`
+	Cwd         string            `json:"cwd,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
+	Rows        int               `json:"rows,omitempty" jsonschema:"default 40"`
+	Cols        int               `json:"cols,omitempty" jsonschema:"default 120"`
+	Name        string            `json:"name,omitempty" jsonschema:"a name to use as session_id"`
+	Limits      *LimitsInput      `json:"limits,omitempty" jsonschema:"only tighter than configured (get_policy)"`
+	Sandbox     *SandboxInput     `json:"sandbox,omitempty" jsonschema:"only tighter than configured; refused if the kernel lacks it"`
 	SSHParams
 	WaitParams
 	ReadParams
@@ -52,12 +52,12 @@ type StartResult struct {
 // SendInput are send_input's arguments.
 type SendInput struct {
 	SessionID string   `json:"session_id" jsonschema:"session id (or name)"`
-	Text      string   `json:"text,omitempty" jsonschema:"text to type, sent first"`
-	Keys      []string `json:"keys,omitempty" jsonschema:"named keys sent after text, in order, e.g. [\"ctrl+c\"] or [\"down\",\"enter\"]"`
-	Enter     bool     `json:"enter,omitempty" jsonschema:"press Enter after text and keys"`
-	StdinEOF  bool     `json:"stdin_eof,omitempty" jsonschema:"end the input: close stdin (pipe) or send Ctrl+D (pty)"`
-	ReaderID  int      `json:"reader_id,omitempty" jsonschema:"reader whose cursor the reply is read from (default 0)"`
-	Echo      bool     `json:"echo,omitempty" jsonschema:"keep the terminal's echo of the typed line in the output (default false: an exact echo is left out)"`
+	Text      string   `json:"text,omitempty" jsonschema:"typed first"`
+	Keys      []string `json:"keys,omitempty" jsonschema:"key names after text, e.g. [\"ctrl+c\"], [\"up\",\"enter\"]"`
+	Enter     bool     `json:"enter,omitempty" jsonschema:"press Enter last"`
+	StdinEOF  bool     `json:"stdin_eof,omitempty" jsonschema:"close stdin (pipe) or send Ctrl+D (pty)"`
+	ReaderID  int      `json:"reader_id,omitempty"`
+	Echo      bool     `json:"echo,omitempty" jsonschema:"keep the echo of the typed line"`
 	WaitParams
 	ReadParams
 }
@@ -71,9 +71,9 @@ type SendResult struct {
 // ReadInput are read_output's arguments.
 type ReadInput struct {
 	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
-	ReaderID  int    `json:"reader_id,omitempty" jsonschema:"reader cursor to read and advance (default 0); see register_reader"`
-	Cursor    *int64 `json:"cursor,omitempty" jsonschema:"read from this absolute byte cursor instead (from an earlier result); the reader's cursor is not moved"`
-	SinceLine *int64 `json:"since_line,omitempty" jsonschema:"read lines after this line number instead (0 = from the start); the reader's cursor is not moved"`
+	ReaderID  int    `json:"reader_id,omitempty" jsonschema:"see register_reader (default 0)"`
+	Cursor    *int64 `json:"cursor,omitempty" jsonschema:"read from this byte cursor (reader not moved)"`
+	SinceLine *int64 `json:"since_line,omitempty" jsonschema:"read after this line (reader not moved)"`
 	WaitParams
 	ReadParams
 }
@@ -110,8 +110,8 @@ type SessionRef struct {
 
 // ListInput are list_sessions's arguments.
 type ListInput struct {
-	IncludeExited *bool  `json:"include_exited,omitempty" jsonschema:"include exited and lost sessions, also past ones from the transcript store (default true)"`
-	Since         string `json:"since,omitempty" jsonschema:"only sessions started since: an RFC 3339 time or a duration ago such as 2h"`
+	IncludeExited *bool  `json:"include_exited,omitempty" jsonschema:"default true (also past sessions)"`
+	Since         string `json:"since,omitempty" jsonschema:"RFC 3339 time or duration ago (2h)"`
 }
 
 // ListResult is list_sessions's result.
@@ -123,15 +123,15 @@ type ListResult struct {
 // TerminateInput are terminate_process's arguments.
 type TerminateInput struct {
 	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
-	GraceMs   *int   `json:"grace_ms,omitempty" jsonschema:"ms between SIGTERM and SIGKILL, 0-60000 (default 5000)"`
+	GraceMs   *int   `json:"grace_ms,omitempty" jsonschema:"SIGTERM to SIGKILL, 0-60000 (default 5000)"`
 	Force     bool   `json:"force,omitempty" jsonschema:"SIGKILL at once"`
 }
 
 // ResizeInput are resize_pty's arguments.
 type ResizeInput struct {
 	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
-	Rows      int    `json:"rows" jsonschema:"rows, 1-1000"`
-	Cols      int    `json:"cols" jsonschema:"columns, 1-1000"`
+	Rows      int    `json:"rows"`
+	Cols      int    `json:"cols"`
 }
 
 // DeleteResult is delete_session's result.
@@ -143,7 +143,7 @@ type DeleteResult struct {
 // RegisterInput are register_reader's arguments.
 type RegisterInput struct {
 	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
-	From      string `json:"from,omitempty" jsonschema:"start (default: all retained output) or end (only new output)"`
+	From      string `json:"from,omitempty" jsonschema:"start (default) or end"`
 }
 
 // ReaderResult is register_reader's and unregister_reader's result.
@@ -157,7 +157,7 @@ type ReaderResult struct {
 // UnregisterInput are unregister_reader's arguments.
 type UnregisterInput struct {
 	SessionID string `json:"session_id" jsonschema:"session id (or name)"`
-	ReaderID  int    `json:"reader_id" jsonschema:"reader id from register_reader"`
+	ReaderID  int    `json:"reader_id"`
 }
 
 // SessionInfo is a session as list_sessions and get_session_info show it.

@@ -7,11 +7,11 @@ package mcpserver
 type RetryInput struct {
 	SessionID       string `json:"session_id" jsonschema:"shell session id or name"`
 	Command         string `json:"command"`
-	MaxRetries      *int   `json:"max_retries,omitempty" jsonschema:"retries after the first attempt (default 3, cap 20)"`
+	MaxRetries      *int   `json:"max_retries,omitempty" jsonschema:"default 3, cap 20"`
 	Backoff         string `json:"backoff,omitempty" jsonschema:"fixed, linear or exponential (default)"`
-	DelayMs         *int   `json:"delay_ms,omitempty" jsonschema:"base pause between attempts (default 1000, cap 60000)"`
-	SuccessExitCode *int   `json:"success_exit_code,omitempty" jsonschema:"exit code that counts as success (default 0)"`
-	SuccessPattern  string `json:"success_pattern,omitempty" jsonschema:"RE2 regex the output must also match"`
+	DelayMs         *int   `json:"delay_ms,omitempty" jsonschema:"default 1000, cap 60000"`
+	SuccessExitCode *int   `json:"success_exit_code,omitempty" jsonschema:"default 0"`
+	SuccessPattern  string `json:"success_pattern,omitempty" jsonschema:"RE2 regex the output must match too"`
 	ExecLimits
 }
 
@@ -39,11 +39,11 @@ type RetryResult struct {
 // DiffInput are diff_commands's arguments.
 type DiffInput struct {
 	SessionID    string `json:"session_id" jsonschema:"shell session id or name"`
-	CommandA     string `json:"command_a" jsonschema:"baseline command"`
-	CommandB     string `json:"command_b" jsonschema:"command to compare"`
-	ContextLines *int   `json:"context_lines,omitempty" jsonschema:"diff context lines (default 3)"`
-	TimeoutMs    *int   `json:"timeout_ms,omitempty" jsonschema:"per command (default 30000, cap 60000)"`
-	MaxLines     *int   `json:"max_lines,omitempty" jsonschema:"most diff lines returned (default 400; 0 = unlimited)"`
+	CommandA     string `json:"command_a"`
+	CommandB     string `json:"command_b"`
+	ContextLines *int   `json:"context_lines,omitempty" jsonschema:"default 3"`
+	TimeoutMs    *int   `json:"timeout_ms,omitempty" jsonschema:"per command (default 30000)"`
+	MaxLines     *int   `json:"max_lines,omitempty" jsonschema:"default 400; 0 = all"`
 }
 
 // DiffResult is diff_commands's result.
@@ -58,14 +58,14 @@ type DiffResult struct {
 
 // OpenShellInput are open_shell's arguments.
 type OpenShellInput struct {
-	Shell     string            `json:"shell,omitempty" jsonschema:"bash, zsh, sh, or a path to one (default: $SHELL if supported, else bash, else sh)"`
-	Cwd       string            `json:"cwd,omitempty" jsonschema:"starting directory (default: the server's)"`
-	Env       map[string]string `json:"env,omitempty" jsonschema:"environment variables; PAGER=cat, GIT_PAGER=cat and GIT_TERMINAL_PROMPT=0 are set unless given here"`
-	Rows      int               `json:"rows,omitempty" jsonschema:"terminal rows (default 40)"`
-	Cols      int               `json:"cols,omitempty" jsonschema:"terminal columns (default 120)"`
-	Name      string            `json:"name,omitempty" jsonschema:"a name to find the session by"`
-	NoRC      bool              `json:"no_rc,omitempty" jsonschema:"do not read the user's rc files (~/.bashrc, ~/.zshrc, $ENV)"`
-	TimeoutMs *int              `json:"timeout_ms,omitempty" jsonschema:"how long to wait for the first prompt (default 10000)"`
+	Shell     string            `json:"shell,omitempty" jsonschema:"bash, zsh, sh or a path (default $SHELL)"`
+	Cwd       string            `json:"cwd,omitempty"`
+	Env       map[string]string `json:"env,omitempty"`
+	Rows      int               `json:"rows,omitempty"`
+	Cols      int               `json:"cols,omitempty"`
+	Name      string            `json:"name,omitempty"`
+	NoRC      bool              `json:"no_rc,omitempty" jsonschema:"skip the rc files"`
+	TimeoutMs *int              `json:"timeout_ms,omitempty" jsonschema:"wait for the first prompt (default 10000)"`
 	SSHParams
 }
 
@@ -84,16 +84,16 @@ type OpenShellResult struct {
 // ExecInput are exec_command's arguments.
 type ExecInput struct {
 	SessionID string `json:"session_id" jsonschema:"shell session id or name (from open_shell)"`
-	Command   string `json:"command" jsonschema:"shell command text; may span lines, use pipes, heredocs, aliases and functions"`
+	Command   string `json:"command" jsonschema:"shell text: pipes, heredocs, several lines"`
 	ExecLimits
 }
 
 // ExecLimits are the wait and output limits of shell commands.
 type ExecLimits struct {
-	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"how long to wait (default 30000, cap 60000); the command keeps running after it"`
-	MaxLines  *int     `json:"max_lines,omitempty" jsonschema:"most output lines returned, head and tail kept (default 200; 0 = unlimited)"`
-	MaxBytes  int      `json:"max_bytes,omitempty" jsonschema:"most output bytes returned, head and tail kept (default 262144, cap 4194304)"`
-	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"events that end the wait besides timeout_ms (default all): input (the command waits for terminal input), exit (the command finished; always on)"`
+	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"default 30000, cap 60000; the command runs on"`
+	MaxLines  *int     `json:"max_lines,omitempty" jsonschema:"head and tail kept (default 200; 0 = all)"`
+	MaxBytes  int      `json:"max_bytes,omitempty" jsonschema:"default 262144"`
+	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"input, exit (default both)"`
 }
 
 // ExecResult is what a shell command did.

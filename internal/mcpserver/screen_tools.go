@@ -23,10 +23,7 @@ var screenWaits = waitDefaults{timeout: 5 * time.Second, settle: 300 * time.Mill
 
 // registerScreen adds the tools that read the rendered terminal.
 func (t *tools) registerScreen(srv *mcp.Server) {
-	add(srv, t.log, &mcp.Tool{Name: "read_screen", Description: "Return the terminal screen of a PTY session as a person sees it: the visible rows as text, cursor position and visibility, alternate-screen flag (full-screen programs like vim, less, top, htop, curses menus), window title, size. " +
-		"Use it instead of read_output when the session's tui is true or output looks like redraw noise. " +
-		"changed_only returns only the rows that changed since this reader's last read_screen; scrollback adds lines that scrolled off the top; attrs adds colours and attributes. " +
-		"Waits first like read_output: returns when until matches the screen text, the program awaits input, it exits, the screen has not changed for settle_ms, or timeout_ms passes (defaults 5000 / 300).",
+	add(srv, t.log, &mcp.Tool{Name: "read_screen", Description: "Return a PTY session's screen as a person sees it: use it when tui=true or output is redraw noise. Waits like read_output (defaults 5000/300 ms), until matching the screen.",
 		OutputSchema: screenOutputSchema(),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.readScreen)
 }

@@ -11,12 +11,8 @@
 package mcpserver
 
 import (
-	"context"
 	"crypto/rand"
-	"errors"
-	"fmt"
 	"log/slog"
-	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -60,6 +56,7 @@ type Options struct {
 const instructions = `agentty runs interactive and long-running programs for you on real terminals.
 Flow: start_process (returns the first output, e.g. a REPL banner and prompt) -> send_input (types, then returns the reply) -> read_output (more output) -> terminate_process.
 Calls return as soon as the program waits for input (reason=awaiting_input), the until regex matches, the program exits, output settles, or timeout_ms passes; no sleeping or polling needed. return_on narrows this: ["exit"] waits for the program to end, ["match"] waits past prompts for until.
+session_id takes a session's id or the name given at start.
 state=awaiting_password means the program asks for a secret with echo off.
 If a call is refused by policy, the error names the rule; get_policy shows what may run. Change the command instead of retrying it.
 
@@ -106,37 +103,4 @@ type tools struct {
 
 	// cat is every session of mgr and store, live and recorded.
 	cat *catalog.Catalog
-}
-
-// texter is an output that renders itself compactly for the content block.
-type texter interface{ Text() string }
-
-// add registers a typed tool whose handler is protected against panics and
-// whose text content is the compact rendering of its output.
-func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
-	if tool.InputSchema == nil {
-		tool.InputSchema = inputSchema[In]()
-	}
-	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				log.Error("tool panicked", "tool", tool.Name, "panic", r, "stack", string(debug.Stack()))
-				var zero Out
-				res, out, err = nil, zero, fmt.Errorf("internal error in %s: %v; the server is still running, try again or report this", tool.Name, r)
-			}
-		}()
-		out, err = h(ctx, req, in)
-		var ni *needInput
-		if errors.As(err, &ni) {
-			return ni.res, out, nil // the client answers and calls again (see confirm)
-		}
-		if err != nil {
-			log.Debug("tool error", "tool", tool.Name, "err", err)
-			return nil, out, agentError(err)
-		}
-		if tx, ok := any(out).(texter); ok {
-			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tx.Text()}}}
-		}
-		return res, out, nil
-	})
 }

@@ -15,26 +15,19 @@ import (
 
 // registerShellTools adds the shell and one-shot command tools.
 func (t *tools) registerShellTools(srv *mcp.Server) {
-	add(srv, t.log, &mcp.Tool{Name: "open_shell", Description: "Open a persistent shell (bash by default; zsh or sh when asked and installed; default from $SHELL) on a real terminal. " +
-		"Its state (cwd, variables, functions, aliases, venvs, jobs) carries over between exec_command calls. It is an ordinary session too: read_output, send_input and terminate_process work on it. " +
-		"With host it opens on that machine over SSH (remote PTY); exec_command, await_command, retry_command, diff_commands and write_file then work there the same way.",
+	add(srv, t.log, &mcp.Tool{Name: "open_shell", Description: "Open a persistent shell (bash, zsh or sh) for exec_command: cwd, variables and venvs carry over. host opens it over SSH.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.openShell)
-	add(srv, t.log, &mcp.Tool{Name: "exec_command", Description: "Run a command (any shell text: pipes, multi-line, heredocs, aliases) in a shell from open_shell and return its own output (no echo, no prompt), exit code, cwd after it and duration. " +
-		"Completion is exact (shell integration marks), never guessed. If the command waits for input the call returns with state awaiting_input (unless return_on leaves out input): answer with send_input, then await_command. " +
-		"On timeout the command keeps running: read_output, send_input (keys [\"ctrl+c\"] interrupts) or await_command continue from there. One command at a time per shell.",
+	add(srv, t.log, &mcp.Tool{Name: "exec_command", Description: "Run shell text in an open_shell shell; return its own output (no echo or prompt), exit code and cwd. If it awaits input, answer with send_input, then await_command.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.execCommand)
-	add(srv, t.log, &mcp.Tool{Name: "await_command", Description: "Wait for the command started by exec_command in a shell to finish, and return the output it printed since the last exec_command/await_command result, with its exit code and cwd.",
+	add(srv, t.log, &mcp.Tool{Name: "await_command", Description: "Wait for the command exec_command started to finish; return its new output, exit code and cwd.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.awaitCommand)
-	add(srv, t.log, &mcp.Tool{Name: "retry_command", Description: "Run a command in a shell until it succeeds (exit code, and optionally an output regex) or max_retries is used up, waiting delay_ms between attempts (backoff fixed, linear or exponential). Returns every attempt.",
+	add(srv, t.log, &mcp.Tool{Name: "retry_command", Description: "Run a shell command until it succeeds or max_retries runs out; return every attempt.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.retryCommand)
-	add(srv, t.log, &mcp.Tool{Name: "diff_commands", Description: "Run two commands in a shell one after the other and return a unified diff of their outputs (identical=true when equal).",
+	add(srv, t.log, &mcp.Tool{Name: "diff_commands", Description: "Run two commands in a shell and return a unified diff of their outputs.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.diffCommands)
-	add(srv, t.log, &mcp.Tool{Name: "write_file", Description: "Write (or append) content to a file, relative to a shell's current directory when session_id is given. No quoting through echo: content is written as is (encoding utf-8, or base64 for binary). Replacing is atomic (temp file + rename).",
+	add(srv, t.log, &mcp.Tool{Name: "write_file", Description: "Write or append content to a file as is (no shell quoting), atomically; a relative path is in the session_id shell's cwd.",
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}}, t.writeFile)
-	add(srv, t.log, &mcp.Tool{Name: "run_command", Description: "Run one program with argv directly (no shell: | > * $ are plain arguments), with cwd, env and stdin text, and return exit code, stdout and stderr separately (each cut to max_output_bytes keeping head and tail, with exact byte and line counts). " +
-		"success_exit_code / success_file + success_file_pattern decide ok. page/page_size return one page of stdout lines with total_lines and has_next. " +
-		"Output of common read-only git commands (status --porcelain/--short, log --oneline, branch, diff --name-status/--stat/..., rev-parse, remote -v, ls-files) and which is also parsed into JSON. " +
-		"With host the program runs on that machine over SSH, every argument quoted so nothing is interpreted by the remote login shell (success_file is not available there).",
+	add(srv, t.log, &mcp.Tool{Name: "run_command", Description: "Run argv without a shell; return exit code, stdout and stderr apart, and common git output parsed. host runs it over SSH.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.runCommand)
 }
 

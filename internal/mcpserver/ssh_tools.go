@@ -37,7 +37,7 @@ func (t *tools) registerSSH(srv *mcp.Server) {
 	if t.hosts == nil {
 		return
 	}
-	add(srv, t.log, &mcp.Tool{Name: "list_hosts", Description: "List SSH connections (one per user@host:port, shared by all sessions on it): state connected or lost (with the reason), the sessions on each, and how awaiting input is decided there.",
+	add(srv, t.log, &mcp.Tool{Name: "list_hosts", Description: "List SSH connections (connected or lost) with their sessions.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.listHosts)
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/httpserver"
+	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/sandbox"
@@ -42,6 +43,9 @@ type Config struct {
 	// Guard starts a watchdog process that kills every child once the
 	// server is gone, however it died (nil: no guard).
 	Guard *GuardConfig
+	// Tools selects the tools offered: group names (core, shell, history,
+	// ssh), tool names or "all" (nil: all). See docs/tools.md.
+	Tools []string
 	// Startup describes where the configuration came from, for the
 	// startup log and audit event (nil: nothing to say).
 	Startup *Startup
@@ -99,6 +103,9 @@ type Startup struct {
 	Sources    []string // "setting=source" for each setting not at its default
 	IgnoredEnv []string // environment variables that name no setting
 }
+
+// ToolGroups names the tool groups Config.Tools accepts, for flag help.
+func ToolGroups() string { return mcpserver.ToolGroups() }
 
 // Engine types a front end's configuration names, so that command lines
 // reach the engine only through this package.

@@ -77,6 +77,9 @@ func New(cfg Config) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if err := mcpserver.CheckTools(cfg.Tools); err != nil {
+		return nil, err
+	}
 	aud, pol, err := openGate(&cfg)
 	if err != nil {
 		return nil, err
@@ -105,6 +108,7 @@ func New(cfg Config) (*Server, error) {
 	s.mcp = mcpserver.New(mgr, &mcpserver.Options{Version: cfg.Version, Logger: log, Policy: pol, Audit: aud,
 		MaxReadBytes: cfg.MaxReadBytes, Hosts: poolHosts{pool}, Remote: pool, Store: st,
 		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start)})
+	_ = mcpserver.SelectTools(s.mcp, cfg.Tools) // checked above
 	s.mcp.AddReceivingMiddleware(endCalls)
 	return s, nil
 }

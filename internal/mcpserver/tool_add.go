@@ -1,0 +1,120 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// texter is an output that renders itself compactly for the content block.
+type texter interface{ Text() string }
+
+// add registers a typed tool whose handler is protected against panics and
+// whose text content is the compact rendering of its output.
+//
+// It does what the SDK's mcp.AddTool does for a typed handler (validate the
+// arguments against the input schema, decode them, marshal the result into
+// structuredContent) with two differences that make tools/list small and
+// replies cheap: the schema listed is the lean one of wireInput (the full one
+// still validates), and the output schema listed is {"type": "object"}, so
+// a result is marshalled once and never decoded again to be validated
+// against a schema that its own Go type already guarantees. The model
+// reads the compact text content; structuredContent carries the result as
+// JSON for programs. The full schemas, results included, are in
+// docs/tools.md (see docTools).
+func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
+	full, _ := tool.InputSchema.(*jsonschema.Schema)
+	if full == nil {
+		full = inputSchema[In]()
+	}
+	resolved, err := full.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("input schema of %s: %v", tool.Name, err)) // a programming error, found by every test
+	}
+	out := outputSchema[Out]()
+	if tool.OutputSchema != nil {
+		out = func() any { return tool.OutputSchema }
+	}
+	docTools.record(tool, full, out)
+	wire := *tool
+	wire.InputSchema = wireInput(tool.Name, full)
+	wire.OutputSchema = objectSchema
+	srv.AddTool(&wire, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		in, verr := decodeArgs[In](req.Params.Arguments, resolved)
+		if verr != nil {
+			res = &mcp.CallToolResult{}
+			res.SetError(verr)
+			return res, nil
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				log.Error("tool panicked", "tool", tool.Name, "panic", r, "stack", string(debug.Stack()))
+				res = &mcp.CallToolResult{}
+				res.SetError(fmt.Errorf("internal error in %s: %v; the server is still running, try again or report this", tool.Name, r))
+				err = nil
+			}
+		}()
+		o, herr := h(ctx, req, in)
+		var ni *needInput
+		if errors.As(herr, &ni) {
+			return ni.res, nil // the client answers and calls again (see confirm)
+		}
+		if herr != nil {
+			log.Debug("tool error", "tool", tool.Name, "err", herr)
+			res = &mcp.CallToolResult{}
+			res.SetError(agentError(herr))
+			return res, nil
+		}
+		return result(o)
+	})
+}
+
+// objectSchema is the output schema every tool lists: its result is a JSON
+// object in structuredContent, whose fields docs/tools.md describes.
+var objectSchema = &jsonschema.Schema{Type: "object"}
+
+// decodeArgs validates a call's arguments against the full input schema and
+// decodes them, with the SDK's wording for invalid ones.
+func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, error) {
+	var in In
+	m := map[string]any{}
+	if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return in, fmt.Errorf("validating \"arguments\": unmarshaling arguments: %v", err)
+		}
+	}
+	if err := schema.Validate(m); err != nil {
+		return in, fmt.Errorf("validating \"arguments\": %v", err)
+	}
+	if len(m) == 0 {
+		return in, nil
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return in, err
+	}
+	return in, nil
+}
+
+// result puts a tool's output in structuredContent, marshalled once, and its
+// compact rendering (or, for an output without one, the same JSON) in the
+// content block.
+func result(o any) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, fmt.Errorf("marshaling output: %w", err)
+	}
+	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(b)}
+	if tx, ok := o.(texter); ok {
+		res.Content = []mcp.Content{&mcp.TextContent{Text: tx.Text()}}
+	} else {
+		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	}
+	return res, nil
+}

@@ -1,0 +1,102 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/session"
+)
+
+// toolsListBudget is the most bytes the tools/list reply may take on the
+// wire with every tool listed: it is read into the model's context in every
+// conversation. Issue 19 set 20 KiB; keep new descriptions to a sentence or
+// two and describe a shared parameter once.
+const toolsListBudget = 20 << 10
+
+// TestToolsList_Budget measures the JSON-RPC message the server writes in
+// reply to tools/list (as the stdio transport sends it, without the
+// newline) and fails above toolsListBudget, naming the largest tools.
+func TestToolsList_Budget(t *testing.T) {
+	wire := &recordingTransport{}
+	mgr := session.NewManager(session.Config{})
+	srv := New(mgr, withEngine(mgr, &Options{Hosts: noHosts{}}))
+	st, ct := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	wire.Transport = st
+	ss, err := srv.Connect(ctx, wire, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "budget", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait(); mgr.Close() })
+	tl, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reply []byte
+	for _, msg := range wire.written() {
+		if bytes.Contains(msg, []byte(`"tools":[`)) {
+			reply = msg
+		}
+	}
+	if reply == nil {
+		t.Fatal("no tools/list reply seen on the wire")
+	}
+	t.Logf("tools/list reply: %d bytes for %d tools (budget %d)", len(reply), len(tl.Tools), toolsListBudget)
+	if len(reply) > toolsListBudget {
+		for _, tool := range tl.Tools {
+			b, _ := json.Marshal(tool)
+			t.Logf("%6d %s", len(b), tool.Name)
+		}
+		t.Errorf("the tools/list reply is %d bytes, over the %d-byte budget: shorten descriptions, describe shared parameters once (bareParams), move explanations to toolNotes",
+			len(reply), toolsListBudget)
+	}
+}
+
+// recordingTransport records every message the server writes, encoded as
+// the stdio transport encodes it, before passing it on.
+type recordingTransport struct {
+	mcp.Transport
+	mu   sync.Mutex
+	msgs [][]byte // guarded by mu
+}
+
+func (r *recordingTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := r.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &recordingConn{Connection: c, r: r}, nil
+}
+
+func (r *recordingTransport) written() [][]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.msgs)
+}
+
+type recordingConn struct {
+	mcp.Connection
+	r *recordingTransport
+}
+
+func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	b, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	c.r.mu.Lock()
+	c.r.msgs = append(c.r.msgs, b)
+	c.r.mu.Unlock()
+	return c.Connection.Write(ctx, msg)
+}

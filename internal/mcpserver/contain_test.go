@@ -224,3 +224,17 @@ func TestSandbox_InteractiveShell(t *testing.T) {
 		t.Fatalf("exec: %+v", e)
 	}
 }
+
+// TestSandbox_RunCommandToo: run_command cannot be used to step around the
+// configured sandbox and rlimits.
+func TestSandbox_RunCommandToo(t *testing.T) {
+	c := containClient(t, contain.Profile{Limits: contain.Limits{OpenFiles: 64},
+		Sandbox: contain.Sandbox{Filesystem: contain.FSReadOnly}})
+	outside := t.TempDir()
+	var r RunResult
+	c.call("run_command", map[string]any{"argv": []string{"sh", "-c", "ulimit -n; echo x > here && echo cwd-ok; echo x > " + outside + "/f"},
+		"cwd": t.TempDir(), "any_exit_code": true}, &r)
+	if r.Stdout.Text != "64\ncwd-ok\n" || !strings.Contains(r.Stderr.Text, "Permission denied") || r.ExitCode == nil || *r.ExitCode != 2 {
+		t.Fatalf("run: stdout %q stderr %q exit %v", r.Stdout.Text, r.Stderr.Text, r.ExitCode)
+	}
+}

@@ -100,6 +100,27 @@ func (m *Manager) containFor(call *contain.Profile, ownRead []string, id string)
 	return bc, nil
 }
 
+// ContainRun is the containment of a run_command run: the configured
+// sandbox and rlimits, checked against the kernel, without a cgroup and so
+// without the cgroup limits (a run's strays stay as they always did;
+// process-tree tracking ends its tree on timeout).
+func (m *Manager) ContainRun() (*backend.Contain, error) {
+	if m.cfg.Contain == nil {
+		return nil, nil
+	}
+	c := m.containSetup()
+	p := m.ContainProfile()
+	p.RequireCgroup = false
+	p.Limits.MemoryMax, p.Limits.MemoryHigh, p.Limits.PidsMax, p.Limits.CPUPercent = 0, 0, 0, 0
+	if err := c.support.Check(p); err != nil {
+		return nil, err
+	}
+	if !p.NeedsHelper() {
+		return nil, nil
+	}
+	return &backend.Contain{Profile: p, NoCgroup: "run_command runs are tracked by process tree"}, nil
+}
+
 // closeContain removes agentty's cgroup subtree once every session ended.
 func (m *Manager) closeContain() {
 	m.contain.once.Do(func() {}) // no set-up after this

@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"maps"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -237,4 +239,53 @@ func TestSandbox_RunCommandToo(t *testing.T) {
 	if r.Stdout.Text != "64\ncwd-ok\n" || !strings.Contains(r.Stderr.Text, "Permission denied") || r.ExitCode == nil || *r.ExitCode != 2 {
 		t.Fatalf("run: stdout %q stderr %q exit %v", r.Stdout.Text, r.Stderr.Text, r.ExitCode)
 	}
+}
+
+// TestLimits_CgroupControllers: where the memory and pids controllers are
+// enabled for agentty's groups, a memory hog is OOM-killed at memory_max
+// (ended_by memory_limit, oom_kills counted) and forks beyond pids_max
+// fail; where they are not, asking for them is refused with the reason and
+// get_policy says which controllers there are.
+func TestLimits_CgroupControllers(t *testing.T) {
+	c := containClient(t, contain.Profile{})
+	s := c.mgr.ContainSupport()
+	var p PolicyResult
+	c.call("get_policy", map[string]any{}, &p)
+	if !slices.Equal(p.Containment.Kernel.Controllers, nonNil(s.Controllers)) {
+		t.Fatalf("get_policy controllers %v, want %v", p.Containment.Kernel.Controllers, s.Controllers)
+	}
+	hog := map[string]any{"argv": []string{"python3", "-c", "a = []\nwhile True: a.append(b'x' * (1 << 20))"},
+		"limits": map[string]any{"memory_max": 64 << 20}, "mode": "pipe", "return_on": []string{"exit"}, "timeout_ms": 60000}
+	if !slices.Contains(s.Controllers, "memory") {
+		msg := c.toolError("start_process", hog)
+		if !strings.Contains(msg, "the cgroup memory controller is required but unavailable") {
+			t.Fatalf("memory_max without the controller: %q", msg)
+		}
+	} else {
+		r := c.start(hog)
+		in := c.info(r.SessionID)
+		if in.Signal != "SIGKILL" || in.EndedBy != contain.EndedByMemory || in.Containment.Usage["oom_kills"] < 1 {
+			t.Fatalf("hog: signal %q ended_by %q usage %v", in.Signal, in.EndedBy, in.Containment.Usage)
+		}
+	}
+	forks := map[string]any{"command": "for i in $(seq 20); do sleep 5 & done 2>/dev/null; jobs -p | wc -l",
+		"limits": map[string]any{"pids_max": 8}, "mode": "pipe", "return_on": []string{"exit"}, "timeout_ms": 60000}
+	if !slices.Contains(s.Controllers, "pids") {
+		msg := c.toolError("start_process", forks)
+		if !strings.Contains(msg, "the cgroup pids controller is required but unavailable") {
+			t.Fatalf("pids_max without the controller: %q", msg)
+		}
+	} else {
+		r := c.start(forks)
+		if n, _ := strconv.Atoi(strings.TrimSpace(r.Output)); n >= 8 {
+			t.Fatalf("%d background jobs under pids_max 8", n)
+		}
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

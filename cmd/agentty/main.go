@@ -20,8 +20,14 @@ Usage:
   agentty serve [flags]   run the MCP server on stdio (what MCP clients launch)
   agentty serve -http 127.0.0.1:7777
                           serve MCP over HTTP (/mcp, legacy /sse) to remote and many clients
+  agentty ls              list the daemon's sessions (state, age, holder, command)
+  agentty attach ID       make this terminal the session's (-read-only watches; Ctrl-] d detaches)
+  agentty logs ID [-f]    print a session's output (-since-line N, -raw)
+  agentty kill ID         terminate a session's process tree
+  agentty export ID       write a session as an asciicast v2 recording (-format text)
   agentty demo            start a server, drive a python3 REPL through it, print each step
   agentty bench [flags]   measure round trips, throughput and memory
+  agentty node            serve a local agentty on stdin/stdout from inside a container (docs/nodes.md)
   agentty version         print the version
   agentty help            this text
 
@@ -47,6 +53,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "serve":
 		return serve(args[1:], stderr)
+	case "ls":
+		return ls(args[1:], stdout, stderr)
+	case "attach":
+		return attach(args[1:], stdin, stdout, stderr)
+	case "logs":
+		return logs(args[1:], stdout, stderr)
+	case "kill":
+		return kill(args[1:], stdout, stderr)
+	case "export":
+		return export(args[1:], stdout, stderr)
 	case "demo":
 		return demo(args[1:], stdout, stderr)
 	case "bench":
@@ -57,6 +73,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)
 		return 0
+	case "node":
+		return runNode(stdin, stdout, stderr)
 	case guardCommand:
 		return guard()
 	case core.SandboxHelperArg:

@@ -35,7 +35,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(e2eEnv) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	runCleanups()
+	os.Exit(code)
 }
 
 // callTimeout bounds every tool call so a hung server fails the test instead
@@ -43,7 +45,7 @@ func TestMain(m *testing.M) {
 const callTimeout = 90 * time.Second
 
 // selfCommand returns a command running this binary as agentty with args.
-func selfCommand(t *testing.T, args ...string) *exec.Cmd {
+func selfCommand(t testing.TB, args ...string) *exec.Cmd {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -62,7 +64,7 @@ func selfCommand(t *testing.T, args ...string) *exec.Cmd {
 // logFile creates a file for a child's output. A regular file, not a pipe:
 // exec.Cmd.Wait would otherwise also wait for every grandchild (the guard)
 // that inherited the pipe.
-func logFile(t *testing.T, name string) *os.File {
+func logFile(t testing.TB, name string) *os.File {
 	t.Helper()
 	f, err := os.Create(filepath.Join(t.TempDir(), name))
 	if err != nil {
@@ -72,7 +74,7 @@ func logFile(t *testing.T, name string) *os.File {
 	return f
 }
 
-func readFile(t *testing.T, f *os.File) string {
+func readFile(t testing.TB, f *os.File) string {
 	t.Helper()
 	b, err := os.ReadFile(f.Name())
 	if err != nil {
@@ -84,7 +86,7 @@ func readFile(t *testing.T, f *os.File) string {
 // server is a real "agentty serve" child with an MCP client connected over
 // its stdin/stdout.
 type server struct {
-	t      *testing.T
+	t      testing.TB
 	cmd    *exec.Cmd
 	cs     *mcp.ClientSession
 	stderr *os.File
@@ -104,14 +106,14 @@ const exitWithin = 30 * time.Second
 // default instead, so an oversized one fails the test with its size rather
 // than breaking the connection. Cleanup closes the client, which must make
 // the server exit 0.
-func startServer(t *testing.T, flags ...string) *server {
+func startServer(t testing.TB, flags ...string) *server {
 	t.Helper()
 	return startServerWith(t, nil, flags...)
 }
 
 // startServerWith is startServer with setup applied to the command first
 // (its directory, its environment).
-func startServerWith(t *testing.T, setup func(*exec.Cmd), flags ...string) *server {
+func startServerWith(t testing.TB, setup func(*exec.Cmd), flags ...string) *server {
 	t.Helper()
 	cmd := selfCommand(t, append([]string{"serve", "-log-level", "warn"}, flags...)...)
 	if setup != nil {
@@ -314,7 +316,7 @@ func (s *server) readAll(id string, reader int, extra map[string]any) string {
 
 // newTag returns a random value that marks one test's processes through
 // their environment.
-func newTag(t *testing.T) string {
+func newTag(t testing.TB) string {
 	t.Helper()
 	b := make([]byte, 8)
 	if _, err := rand.Read(b); err != nil {
@@ -380,7 +382,7 @@ func describe(pids []int) string {
 
 // waitTagged polls /proc until exactly n live processes carry tag. No event
 // exists for "a grandchild was forked", so a bounded poll with backoff it is.
-func waitTagged(t *testing.T, tag string, n int, within time.Duration) []int {
+func waitTagged(t testing.TB, tag string, n int, within time.Duration) []int {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {

@@ -43,6 +43,8 @@ func serve(args []string, stderr io.Writer) int {
 	sshf := addSSHFlags(fs)
 	sf := storeFlags(fs)
 	cgroups := containFlags(fs)
+	nodeBin := fs.String("node-binary", "", "static agentty copied into containers for host docker://NAME (default: this binary, which must then be static: CGO_ENABLED=0)")
+	lease := fs.Duration("lease-timeout", 30*time.Second, "a person at a session's terminal (attach, web) keeps the keyboard this long after their last key")
 	toolSel := fs.String("tools", "all", "tools offered to clients: all, or a comma-separated list of groups ("+core.ToolGroups()+") and tool names")
 	screens := fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)")
 	cfg, err := config.Load(fs, args, nil)
@@ -99,9 +101,9 @@ func serve(args []string, stderr io.Writer) int {
 	}
 	scfg := core.Config{Version: version, Logger: logger,
 		Sessions: &core.SessionConfig{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl, KillGrace: *grace,
-			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*screens},
+			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*screens, LeaseTimeout: *lease},
 		MaxInputBytes: gate.maxInput, MaxReadBytes: gate.maxRead, Policy: gate.policy, Audit: gate.audit,
-		SSH: sshf.options(sshSec), Startup: startup(fs, cfg), Tools: strings.Split(*toolSel, ","),
+		SSH: sshf.options(sshSec), NodeBinary: *nodeBin, Startup: startup(fs, cfg), Tools: strings.Split(*toolSel, ","),
 		Contain: contain}
 	if dataDir != "" {
 		stOpts.Dir = dataDir

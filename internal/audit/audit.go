@@ -31,6 +31,7 @@ const (
 	EventExit    = "exit"    // a session's process exited
 	EventRefusal = "refusal" // the policy or a limit refused a request
 	EventConfirm = "confirm" // a human answered a confirmation request
+	EventLease   = "lease"   // a person took the keyboard of a session or handed it back
 	EventExec    = "exec"    // a command ran through exec_command, run_command, retry_command or diff_commands
 )
 

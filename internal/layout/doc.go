@@ -8,12 +8,14 @@ package layout
 
 // backendSide are the packages behind the session engine that the protocol
 // layer must not reach around it.
-var backendSide = []string{"internal/backend", "internal/proctree", "internal/sshbackend", "internal/inputwait"}
+var backendSide = []string{"internal/backend", "internal/proctree", "internal/sshbackend", "internal/nodebackend", "internal/inputwait"}
 
 // cmdMayImport are the packages cmd/agentty may import: the server core,
 // the benchmark (its own front end), configuration loading and the tool-call
 // helper of the client subcommand.
-var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall"}
+// The console client (ls, attach, logs, kill, export) imports no engine.
+var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall",
+	"internal/console/client"}
 
 // frontEnds are the packages that speak MCP; everything else under
 // internal/ is engine and must not depend on a protocol package.

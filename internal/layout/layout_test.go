@@ -91,6 +91,13 @@ func TestImports_Rules(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the console client imports no engine", func(t *testing.T) {
+		for _, dep := range inModule(get("internal/console/client").Deps) {
+			if dep != "internal/console/api" {
+				t.Errorf("internal/console/client depends on %s; it may only use the wire types of internal/console/api", dep)
+			}
+		}
+	})
 	t.Run("store sits below session", func(t *testing.T) {
 		for _, dep := range inModule(get("internal/store").Deps) {
 			if dep == "internal/session" {

@@ -84,6 +84,9 @@ var nextSteps = []func(error) (next string, engine error){
 		}
 		return "; call register_reader first"
 	}),
+	nextStep(func(e *session.LeasedError) string {
+		return fmt.Sprintf("; read_output still works; the lease ends %d s after their last key or when they detach", int(e.Timeout.Seconds()))
+	}),
 	nextStep(func(*session.LineTooLongError) string {
 		return fmt.Sprintf(" Send lines of at most %d bytes, or write the data to a file with write_file and have the program read it (e.g. `prog < file`), or start the program with mode pipe", session.MaxCanonLine)
 	}),

@@ -188,6 +188,7 @@ type SessionInfo struct {
 	Cols        int          `json:"cols,omitempty"`
 	Readers     []ReaderInfo `json:"readers"`
 	Host        string       `json:"host,omitempty"`
+	Holder      string       `json:"holder,omitempty" jsonschema:"a person typing (attach, web): input is refused until they stop"`
 	LostAt      *time.Time   `json:"lost_at,omitempty"`
 	LostReason  string       `json:"lost_reason,omitempty"`
 }

@@ -54,6 +54,9 @@ type Info struct {
 	Cols        int
 	Readers     []ReaderInfo
 	Host        string
+	// Holder is who holds the keyboard ("attach", "web": a person typing;
+	// agents' input is refused meanwhile), "" when nobody does.
+	Holder string
 
 	// LostAt and LostReason are set with StateLost: a session recorded as
 	// running whose process or connection is gone (LostAt is when agentty

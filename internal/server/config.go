@@ -21,6 +21,9 @@ import (
 type Config struct {
 	// Version is reported to clients and in the startup log.
 	Version string
+	// NodeBinary is the static agentty copied into containers (host
+	// docker://NAME); "" copies the running executable.
+	NodeBinary string
 	// Logger receives the server's log (nil: discarded).
 	Logger *slog.Logger
 	// Sessions configures the session manager (nil: defaults).
@@ -65,6 +68,9 @@ type SessionConfig struct {
 	IdleTimeout, MaxRuntime time.Duration
 	// NoScreen leaves PTY sessions without a terminal emulator.
 	NoScreen bool
+	// LeaseTimeout is how long a person at the terminal (attach, web)
+	// keeps the keyboard after their last key (0: 30 s).
+	LeaseTimeout time.Duration
 }
 
 // PolicyConfig is the command policy.

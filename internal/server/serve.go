@@ -46,8 +46,9 @@ type Endpoint struct {
 	Logger  *slog.Logger
 	Version string
 	// Console is the person's API (session list, live stream, input lease,
-	// logs, kill, export) that front ends mount under /v1/, behind their own
-	// authentication; nil until the server core provides one.
+	// logs, kill, export; internal/console) that front ends mount under
+	// /v1/ (mux.Handle("/v1/", ep.Console), prefix not stripped), behind
+	// their own authentication.
 	Console http.Handler
 }
 
@@ -73,7 +74,9 @@ func (s *Server) Serve(ctx context.Context, t Transport) error {
 	// The front end's goroutine ends when t.Serve returns; if it is stuck
 	// in a write past ShutdownWait it is left to end with that write.
 	served := make(chan error, 1)
-	go func() { served <- t.Serve(ctx, Endpoint{MCP: s.mcp, Logger: s.log, Version: s.version}) }()
+	go func() {
+		served <- t.Serve(ctx, Endpoint{MCP: s.mcp, Logger: s.log, Version: s.version, Console: s.console})
+	}()
 	var err error
 	select {
 	case err = <-served:

@@ -19,8 +19,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/console"
 	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/mcpserver"
+	"github.com/agentty/agentty/internal/nodebackend"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/runner"
@@ -47,11 +49,12 @@ type Server struct {
 	log     *slog.Logger
 	version string
 	mgr     *session.Manager
-	pool    *sshbackend.Pool
+	pool    hosts
 	store   *store.Store    // nil: memory only
 	audit   *audit.Log      // nil: no audit log
 	guard   *proctree.Guard // nil: no guard
 	mcp     *mcp.Server
+	console *console.Handler // the person's API front ends mount under /v1/
 
 	// stop ends every Serve; Close calls it first.
 	done context.Context
@@ -93,7 +96,7 @@ func New(cfg Config) (*Server, error) {
 		sshOpts = *cfg.SSH
 	}
 	sshOpts.Logger = log
-	pool := sshbackend.NewPool(&sshOpts)
+	pool := hosts{ssh: sshbackend.NewPool(&sshOpts), nodes: nodebackend.NewPool(&nodebackend.Options{Version: cfg.Version, Binary: cfg.NodeBinary, Logger: log})}
 	st, err := openStore(cfg.Store, log)
 	if err != nil {
 		pool.Close()
@@ -106,14 +109,15 @@ func New(cfg Config) (*Server, error) {
 	s.startKeepers(cfg.Guard)
 	s.done, s.stop = context.WithCancel(context.Background())
 	s.mcp = mcpserver.New(mgr, &mcpserver.Options{Version: cfg.Version, Logger: log, Policy: pol, Audit: aud,
-		MaxReadBytes: cfg.MaxReadBytes, Hosts: poolHosts{pool}, Remote: pool, Store: st,
+		MaxReadBytes: cfg.MaxReadBytes, Hosts: pool, Remote: pool, Store: st,
 		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start)})
 	_ = mcpserver.SelectTools(s.mcp, cfg.Tools) // checked above
 	s.mcp.AddReceivingMiddleware(endCalls)
+	s.console = console.New(consoleEngine{mgr: mgr, store: st, audit: aud}, &console.Options{Logger: log})
 	return s, nil
 }
 
-func sessionConfig(cfg *Config, log *slog.Logger, pool *sshbackend.Pool, st *store.Store, aud *audit.Log) session.Config {
+func sessionConfig(cfg *Config, log *slog.Logger, pool hosts, st *store.Store, aud *audit.Log) session.Config {
 	var sc SessionConfig
 	if cfg.Sessions != nil {
 		sc = *cfg.Sessions
@@ -121,7 +125,8 @@ func sessionConfig(cfg *Config, log *slog.Logger, pool *sshbackend.Pool, st *sto
 	c := session.Config{MaxSessions: sc.MaxSessions, OutputLimit: sc.OutputLimit, ExitedTTL: sc.ExitedTTL,
 		KillGrace: sc.KillGrace, Logger: log, IdleTimeout: sc.IdleTimeout, MaxRuntime: sc.MaxRuntime,
 		MaxInputBytes: cfg.MaxInputBytes, Remote: pool.Start, NoScreen: sc.NoScreen,
-		OnExit: gate.RecordExit(aud, nil), Contain: cfg.Contain}
+		OnExit: gate.RecordExit(aud, nil), LeaseTimeout: sc.LeaseTimeout, OnLease: recordLease(aud),
+		Contain: cfg.Contain}
 	if st != nil {
 		c.NewLog, c.Recorder, c.NextID = st.NewLog, st.Recorder(), st.NextID
 	}
@@ -165,18 +170,6 @@ func openStore(c *StoreConfig, log *slog.Logger) (*store.Store, error) {
 	}
 	log.Info("transcript store", "path", st.Path())
 	return st, nil
-}
-
-// poolHosts lists the SSH pool's connections in list_hosts's wire form.
-type poolHosts struct{ pool *sshbackend.Pool }
-
-func (p poolHosts) Hosts() []mcpserver.HostInfo {
-	hs := p.pool.Hosts()
-	out := make([]mcpserver.HostInfo, 0, len(hs))
-	for _, h := range hs {
-		out = append(out, mcpserver.HostInfo(h))
-	}
-	return out
 }
 
 // Close shuts the server down, in this order: every Serve stops accepting,

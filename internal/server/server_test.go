@@ -62,7 +62,7 @@ type memTransport struct{ t mcp.Transport }
 func (m memTransport) Serve(ctx context.Context, ep Endpoint) error { return ep.MCP.Run(ctx, m.t) }
 
 // testConfig is a server with every part on: store, audit log, guard.
-func testConfig(t *testing.T, dataDir string, log *logBuffer) Config {
+func testConfig(t testing.TB, dataDir string, log *logBuffer) Config {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {

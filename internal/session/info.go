@@ -35,6 +35,7 @@ func (s *Session) Info() record.Info {
 	}
 	in.IdleMs = time.Since(s.lastUse).Milliseconds()
 	in.EndedBy = s.endedBy
+	in.Holder = s.lease.holder
 	s.mu.Unlock()
 	in.UptimeMs = end.Sub(s.Started).Milliseconds()
 	return in

@@ -56,6 +56,13 @@ type Config struct {
 	// Contain holds local sessions in cgroups, under limits and a
 	// sandbox (nil: process-tree tracking, no limits, no sandbox).
 	Contain *ContainConfig
+	// LeaseTimeout is how long a person keeps the keyboard after their
+	// last key (see lease.go); 0 means DefaultLeaseTimeout.
+	LeaseTimeout time.Duration
+	// OnLease, when set, is told when a person takes the keyboard or it
+	// returns to agents (why: released, detached, idle, exited), for the
+	// audit log. It must not block.
+	OnLease func(s *Session, holder string, taken bool, why string)
 	// NextID allocates a session id; nil means "s<n>" from a counter of
 	// this Manager, an error "s<n>-<instance>". A durable store allocates ids that stay
 	// unique across restarts and concurrent servers sharing it.

@@ -107,6 +107,9 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	if isDone(s.done) {
 		return 0, s.exitedErr()
 	}
+	if err := s.leaseErr(); err != nil {
+		return 0, err
+	}
 	ops, _, err := s.plan(in)
 	if err != nil {
 		return 0, err

@@ -62,6 +62,8 @@ type Session struct {
 	expire     *time.Timer        // guarded by mu; TTL removal after exit
 	limitTimer *time.Timer        // guarded by mu; idle timeout / max runtime check, nil when off
 	endedBy    string             // guarded by mu; the limit that made agentty end the session
+	lease      lease              // guarded by mu; a person's hold on the keyboard (lease.go)
+	watch      chan struct{}      // guarded by mu; closed at a lease or size change, nil until asked
 
 	// canonPending is how many bytes agentty typed on the line a
 	// canonical-mode terminal still assembles (see canon.go); guarded by mu.
@@ -114,6 +116,8 @@ func (s *Session) exitLoop() {
 		s.release()
 	}
 	close(s.done)
+	s.Release("", "exited")
+	s.notify()
 	s.mgr.exited(s)
 }
 
@@ -207,6 +211,7 @@ func (s *Session) Resize(rows, cols int) error {
 			return err
 		}
 		s.mgr.cfg.Recorder.Resized(s.ID, rows, cols)
+		s.notify()
 		return nil
 	}
 	// The screen changes size where the output does: bytes the program
@@ -219,5 +224,6 @@ func (s *Session) Resize(rows, cols int) error {
 	}
 	s.scr.queueResize(at, rows, cols)
 	s.mgr.cfg.Recorder.Resized(s.ID, rows, cols)
+	s.notify()
 	return nil
 }

@@ -55,3 +55,14 @@ func (r recorder) event(id, name, detail string) {
 	r.s.enqueueEvent(&op{kind: opRecord, rkind: kindEvent, sid: id, t: time.Now().UnixNano(),
 		size: int64(len(detail)), event: name, data: []byte(detail)})
 }
+
+// Leased keeps a change of who holds the keyboard as a "lease" event
+// ("taken by attach", "released by web: detached"); the engine finds this
+// method by interface (session.LeaseRecorder).
+func (r recorder) Leased(id, holder string, taken bool, why string) {
+	detail := "taken by " + holder
+	if !taken {
+		detail = "released by " + holder + ": " + why
+	}
+	r.event(id, "lease", detail)
+}

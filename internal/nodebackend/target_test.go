@@ -1,0 +1,66 @@
+package nodebackend
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/agentty/agentty/internal/backend"
+)
+
+func TestParseTarget_Forms(t *testing.T) {
+	for _, c := range []struct {
+		host, key string
+		bad       bool
+	}{
+		{"docker://web", "docker://web", false},
+		{"docker://3f2a9c", "docker://3f2a9c", false},
+		{"k8s://ns/pod", "k8s://ns/pod", false},
+		{"k8s://ns/pod/sidecar", "k8s://ns/pod/sidecar", false},
+		{"docker://", "", true},
+		{"docker://a/b", "", true},
+		{"k8s://ns", "", true},
+		{"k8s://ns/", "", true},
+		{"k8s://ns/pod/", "", true},
+		{"k8s://ns/pod/c/x", "", true},
+		{"user@host", "", true},
+	} {
+		t.Run(c.host, func(t *testing.T) {
+			tg, err := parseTarget(c.host)
+			if c.bad {
+				if !errors.Is(err, ErrHost) {
+					t.Fatalf("err %v, want ErrHost", err)
+				}
+				return
+			}
+			if err != nil || tg.key() != c.key {
+				t.Fatalf("key %q err %v, want %q", tg.key(), err, c.key)
+			}
+		})
+	}
+	if IsNode("user@host") || !IsNode("docker://x") || !IsNode("k8s://a/b") {
+		t.Fatal("IsNode")
+	}
+}
+
+// Kubernetes is designed in but not built: the refusal says so.
+func TestPool_KubernetesNotBuilt(t *testing.T) {
+	p := NewPool(nil)
+	defer p.Close()
+	_, err := p.Start(backend.RemoteSpec{Host: "k8s://default/web", Argv: []string{"true"}}, nil)
+	if err == nil || !strings.Contains(err.Error(), "k8s://default/web: Kubernetes targets are designed (docs/nodes.md) but not built") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// A dynamically linked agentty cannot run in a container with other
+// libraries: copying it is refused with how to build a static one.
+func TestLoadBinary_RefusesDynamic(t *testing.T) {
+	_, err := loadBinary("/bin/sh")
+	if err == nil || !strings.Contains(err.Error(), "is dynamically linked") || !strings.Contains(err.Error(), "CGO_ENABLED=0") {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := loadBinary("/etc/passwd"); err == nil || !strings.Contains(err.Error(), "is not a Linux executable") {
+		t.Fatalf("err %v", err)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/ports"
 )
 
 // Errors callers branch on.
@@ -127,4 +128,7 @@ type Process interface {
 	// under which limits and sandbox, what it used, and whether a limit
 	// ended it. Remote processes report a zero Report.
 	Containment() contain.Report
+	// Listening lists the sockets the program's tree listens on, from the
+	// kernel's socket tables; ports.ErrUnsupported where they cannot be read.
+	Listening() ([]ports.Socket, error)
 }

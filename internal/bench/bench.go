@@ -31,13 +31,17 @@ type Config struct {
 // Results is everything one bench run measured; -json prints it as is,
 // so its field names are a stable, machine-readable record of a run.
 type Results struct {
-	Command string   `json:"command"`
-	Env     Env      `json:"env"`
-	REPL    REPL     `json:"repl"`
-	Ingest  []Ingest `json:"ingest"`
-	Memory  Memory   `json:"memory"`
-	Cold    Latency  `json:"cold_start"`
-	Failed  []string `json:"failures,omitempty"`
+	Command string     `json:"command"`
+	Env     Env        `json:"env"`
+	REPL    REPL       `json:"repl"`
+	Daemon  DaemonREPL `json:"daemon_repl"`
+	Ingest  []Ingest   `json:"ingest"`
+	Memory  Memory     `json:"memory"`
+	Cold    Latency    `json:"cold_start"`
+	// ToolsListBytes is the tools/list result as JSON: what every
+	// conversation reads into the model's context.
+	ToolsListBytes int      `json:"tools_list_bytes"`
+	Failed         []string `json:"failures,omitempty"`
 }
 
 // Env records what the numbers were measured on; without it they
@@ -83,6 +87,10 @@ type Memory struct {
 	IdleKiB       int64   `json:"rss_idle_kib"`
 	LoadedKiB     int64   `json:"rss_with_sessions_kib"`
 	PerSessionKiB float64 `json:"per_session_kib"`
+	// After the sessions were deleted: RSS once within 20 % of IdleKiB
+	// (or after a minute), and how long that took.
+	AfterDeleteKiB int64   `json:"rss_after_delete_kib"`
+	ReturnSeconds  float64 `json:"return_seconds"`
 }
 
 // Run measures cold start, server memory, REPL round trips and ingest
@@ -106,7 +114,7 @@ func Run(ctx context.Context, cfg Config) *Results {
 	}
 	var err error
 	progress("cold start")
-	if res.Cold, err = rn.coldStart(ctx, 10); err != nil {
+	if res.Cold, res.ToolsListBytes, err = rn.coldStart(ctx, 10); err != nil {
 		fail("cold start", err)
 	}
 	// Memory is measured on a fresh server so the ingest runs' buffers do
@@ -121,6 +129,13 @@ func Run(ctx context.Context, cfg Config) *Results {
 	}
 	if res.REPL.Mismatches > 0 {
 		fail("repl", fmt.Errorf("%d replies were not the expected output", res.REPL.Mismatches))
+	}
+	progress("REPL round trips, standalone and through the daemon")
+	if res.Daemon, err = rn.daemonREPL(ctx, cfg.N); err != nil {
+		fail("daemon repl", err)
+	}
+	if res.Daemon.Mismatches > 0 {
+		fail("daemon repl", fmt.Errorf("%d replies were not the expected output", res.Daemon.Mismatches))
 	}
 	progress("ingest throughput")
 	if res.Ingest, err = rn.ingest(ctx, cfg.Size); err != nil {
@@ -147,6 +162,14 @@ func (r *Results) Print(w io.Writer) {
 	fmt.Fprintf(tw, "reply mismatches\t\t%d\t\t\t\t\t\n", r.REPL.Mismatches)
 	tw.Flush()
 	fmt.Fprintln(w)
+
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "REPL round trip, pty (ms), alternating\tn\tmedian\tp95\tp99\tmin\tmax\t")
+	row("serve -standalone", r.Daemon.Standalone)
+	row("serve through the daemon (relay + socket)", r.Daemon.Daemon)
+	fmt.Fprintf(tw, "relay overhead (daemon − standalone)\t\t%.2f\t%.2f\t\t\t\t\n", r.Daemon.OverheadMedianMs, r.Daemon.OverheadP95Ms)
+	tw.Flush()
+	fmt.Fprintf(w, "(VmRSS: the relaying serve %d KiB per client; the daemon with its one session %d KiB)\n\n", r.Daemon.RelayKiB, r.Daemon.DaemonKiB)
 
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Ingest\tprogram bytes\tcounted bytes\tseconds\tMB/s\tdisk bytes\twrite amp.\tgap bytes\t")
@@ -179,6 +202,8 @@ func (r *Results) Print(w io.Writer) {
 	fmt.Fprintf(tw, "agentty serve over stdio\t%d\t%.1f\t%.1f\t%.1f\t\n", r.Cold.Count, r.Cold.MedianMs, r.Cold.MinMs, r.Cold.MaxMs)
 	tw.Flush()
 	fmt.Fprintln(w, "(cold start: median of 10 launches, each until the tools/list reply arrived)")
+	fmt.Fprintln(w)
+	r.printBudgets(w)
 	if len(r.Failed) > 0 {
 		fmt.Fprintf(w, "\nFAILED: %s\n", strings.Join(r.Failed, "; "))
 	}

@@ -10,12 +10,14 @@ type WaitParams struct {
 	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms (cap 60000); 0 = do not wait"`
 	Until     string   `json:"until,omitempty" jsonschema:"RE2 regex over new clean output (multi-line): return on a match"`
 	SettleMs  *int     `json:"settle_ms,omitempty" jsonschema:"return after this many quiet ms; 0 = off"`
-	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"what ends the wait besides timeout_ms (default all): match, input, settle, exit"`
+	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"what ends the wait besides timeout_ms (default all): match, input, settle, exit, listening"`
+	// UntilListening is true or a port number (schema set in bounds.go).
+	UntilListening any `json:"until_listening,omitempty" jsonschema:"return when the program listens: true = any new socket, a number = that port; turns settle off"`
 }
 
 // ReadParams shape the output a reading tool returns.
 type ReadParams struct {
-	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"default 65536, cap 4194304"`
+	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"default 65536, cap 8388608"`
 	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"default unlimited"`
 	Overflow  string `json:"overflow,omitempty" jsonschema:"head_tail (default: keep both ends, report the middle), tail, or page (read on for more)"`
 	StripANSI *bool  `json:"strip_ansi,omitempty" jsonschema:"remove escape sequences (default true)"`
@@ -82,7 +84,8 @@ type ReadInput struct {
 type ReadResult struct {
 	SessionID   string   `json:"session_id"`
 	ReaderID    int      `json:"reader_id"`
-	Output      string   `json:"output" jsonschema:"new output since the cursor"`
+	Output      string   `json:"output" jsonschema:"new output since the cursor (empty when output_in is content)"`
+	OutputIn    string   `json:"output_in,omitempty" jsonschema:"content: a long output was sent once, as the first text content block, and output is empty"`
 	Reason      string   `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
 	State       string   `json:"state" jsonschema:"running, awaiting_input, awaiting_password, exited, or lost (remote connection dropped; see lost_reason)"`
 	StateDetail string   `json:"state_detail,omitempty" jsonschema:"how the state was decided (which process waits in which syscall)"`
@@ -100,6 +103,7 @@ type ReadResult struct {
 	ElapsedMs   float64  `json:"elapsed_ms"`
 	LostReason  string   `json:"lost_reason,omitempty" jsonschema:"state lost: why the remote connection ended"`
 	TUI         bool     `json:"tui,omitempty" jsonschema:"the program draws a full-screen interface (alternate screen): read_screen shows it"`
+	Listening   []Socket `json:"listening,omitempty" jsonschema:"listen waits: the sockets that ended the wait (reason listening), else all the program listens on"`
 	Hint        string   `json:"hint,omitempty"`
 }
 
@@ -191,6 +195,7 @@ type SessionInfo struct {
 	Holder      string       `json:"holder,omitempty" jsonschema:"a person typing (attach, web): input is refused until they stop"`
 	LostAt      *time.Time   `json:"lost_at,omitempty"`
 	LostReason  string       `json:"lost_reason,omitempty"`
+	Listening   []Socket     `json:"listening,omitempty" jsonschema:"sockets the session's processes listen on"`
 }
 
 // ReaderInfo describes a cursor for get_session_info.

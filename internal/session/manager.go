@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentty/agentty/internal/excerpt"
@@ -96,12 +97,16 @@ type Manager struct {
 	sessions map[string]*Session // guarded by mu
 	seq      int                 // guarded by mu
 	closed   bool                // guarded by mu
+	removed  atomic.Uint64       // sessions deleted so far (see Removed)
 
 	contain containment // cgroup subtree and kernel support, set up on first use
 
 	// missing words an id Get does not hold (see ExplainMissing); guarded
 	// by mu, called without it.
 	missing func(id string) error
+
+	changes  broadcast    // closed and replaced when a session starts, exits or is deleted (events.go)
+	watching atomic.Int64 // running WatchEvents calls
 }
 
 // NewManager returns a Manager. Close it to kill every process it started.
@@ -271,6 +276,7 @@ func (m *Manager) adopt(s *Session) (*Session, error) {
 			s.feedScreen()
 		}()
 	}
+	m.changes.notify()
 	m.log.Info("session started", "session", s.ID, "pid", s.PID(), "host", s.Host(), "mode", string(s.Mode), "command", s.Command)
 	return s, nil
 }
@@ -296,6 +302,7 @@ func (m *Manager) exited(s *Session) {
 	st := s.Status()
 	m.log.Info("session exited", "session", s.ID, "code", st.Code, "signal", st.Signal)
 	s.disarmLimits()
+	m.changes.notify()
 	if m.cfg.OnExit != nil {
 		m.cfg.OnExit(s)
 	}
@@ -369,6 +376,10 @@ func (m *Manager) List() []*Session {
 	return out
 }
 
+// Removed counts the sessions deleted so far (by Delete, whoever called it),
+// so the server can give their memory back to the system.
+func (m *Manager) Removed() uint64 { return m.removed.Load() }
+
 // Delete removes an exited session and frees everything it held.
 func (m *Manager) Delete(id string) error {
 	s, err := m.Get(id)
@@ -381,6 +392,7 @@ func (m *Manager) Delete(id string) error {
 	m.mu.Lock()
 	delete(m.sessions, s.ID)
 	m.mu.Unlock()
+	m.removed.Add(1)
 	s.mu.Lock()
 	if s.expire != nil {
 		s.expire.Stop()
@@ -390,6 +402,7 @@ func (m *Manager) Delete(id string) error {
 	_ = s.proc.Terminate(context.Background(), 0)
 	s.log.CloseWrite()
 	s.release()
+	m.changes.notify()
 	m.log.Info("session deleted", "session", s.ID)
 	return nil
 }

@@ -34,6 +34,7 @@ type engineFlags struct {
 	nodeBin     *string
 	lease       *time.Duration
 	maxRounds   *int
+	cgroups     *bool
 
 	cfg *config.Config // set by load
 }
@@ -52,6 +53,7 @@ func registerEngine(fs *flag.FlagSet) *engineFlags {
 		nodeBin:     fs.String("node-binary", "", "static agentty copied into containers for host docker://NAME (default: this binary, which must then be static: CGO_ENABLED=0)"),
 		lease:       fs.Duration("lease-timeout", 30*time.Second, "a person at a session's terminal (attach, web) keeps the keyboard this long after their last key"),
 		maxRounds:   fs.Int("interactive-max-rounds", 50, "most questions one interactive run_command asks the user"),
+		cgroups:     containFlags(fs),
 		tools:       fs.String("tools", "all", "tools offered to clients: all, or a comma-separated list of groups ("+core.ToolGroups()+") and tool names"),
 	}
 }
@@ -101,13 +103,17 @@ func (e *engineFlags) coreConfig(logger *slog.Logger) (core.Config, error) {
 	if err := e.cfg.Section("ssh", &sshSec); err != nil {
 		return core.Config{}, err
 	}
+	contain, err := containOptions(e.cfg, *e.cgroups)
+	if err != nil {
+		return core.Config{}, err
+	}
 	lim := e.lim
 	scfg := core.Config{Version: version, Logger: logger,
 		Sessions: &core.SessionConfig{MaxSessions: *e.maxSessions, OutputLimit: limit, ExitedTTL: *e.ttl, KillGrace: *e.grace,
 			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*e.screens, LeaseTimeout: *e.lease},
 		MaxInputBytes: gate.maxInput, MaxReadBytes: gate.maxRead, Policy: gate.policy, Audit: gate.audit,
 		SSH: e.sshf.options(sshSec), NodeBinary: *e.nodeBin, Startup: startup(e.fs, e.cfg), Tools: strings.Split(*e.tools, ","),
-		MaxRounds: *e.maxRounds}
+		MaxRounds: *e.maxRounds, Contain: contain}
 	if dataDir != "" {
 		stOpts.Dir = dataDir
 		scfg.Store = &stOpts

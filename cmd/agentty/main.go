@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	core "github.com/agentty/agentty/internal/server"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -87,6 +89,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return guard()
 	case "askpass":
 		return askpassCmd(args[1:], stdout, stderr)
+	case core.SandboxHelperArg:
+		return core.RunSandboxHelper()
 	}
 	fmt.Fprintf(stderr, "agentty: unknown command %q\n\n%s", args[0], usage)
 	return 2

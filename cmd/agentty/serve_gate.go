@@ -13,7 +13,7 @@ import (
 
 // configSections are the tables a configuration file may hold. Subsystems
 // that read their own section (cfg.Section) add its name here.
-var configSections = []string{"policy", "ssh"}
+var configSections = []string{"policy", "ssh", "limits", "sandbox"}
 
 // limitValues are the limit and audit flags of serve.
 type limitValues struct {

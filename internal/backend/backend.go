@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/ports"
@@ -67,6 +68,9 @@ type Spec struct {
 	// Marker is the KEY=VALUE entry of Env every process of the tree
 	// inherits, so Terminate finds descendants that left the process group.
 	Marker string
+	// Contain holds the tree in a cgroup, under limits and a sandbox
+	// (local only); nil keeps process-tree tracking alone.
+	Contain *Contain
 }
 
 // Sink receives output chunks. It is called from the pump goroutine and must
@@ -120,6 +124,10 @@ type Process interface {
 	Termios() (unix.Termios, error)
 	// InputWaits says how input waits are decided for this process.
 	InputWaits() InputWaits
+	// Containment says how the tree is held (cgroup or process tree),
+	// under which limits and sandbox, what it used, and whether a limit
+	// ended it. Remote processes report a zero Report.
+	Containment() contain.Report
 	// Listening lists the sockets the program's tree listens on, from the
 	// kernel's socket tables; ports.ErrUnsupported where they cannot be read.
 	Listening() ([]ports.Socket, error)

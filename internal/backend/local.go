@@ -19,6 +19,7 @@ import (
 type localTree struct {
 	pid    int    // cmd.Process.Pid, kept: Release clears it
 	marker string // Spec.Marker
+	box    *box   // nil: no containment configured (see contain.go)
 	// ports keeps the last scan of listening sockets (see listening.go).
 	ports ports.Scanner
 }
@@ -35,9 +36,13 @@ func (t *localTree) Signal(sig syscall.Signal) error {
 	return nil
 }
 
-// Terminate ends the tree through proctree.Terminate: every process group
-// and descendant of the root, and every process carrying the marker.
+// Terminate ends the tree: with a cgroup, everything in it (cgroup.kill);
+// otherwise through proctree.Terminate, every process group and descendant
+// of the root and every process carrying the marker.
 func (t *localTree) Terminate(ctx context.Context, grace time.Duration) error {
+	if t.box != nil && t.box.group != nil {
+		return t.box.terminate(ctx, t.pid, grace)
+	}
 	_, err := proctree.Terminate(ctx, t.pid, t.marker, grace)
 	return err
 }

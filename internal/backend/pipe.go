@@ -70,7 +70,7 @@ func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
 		Stdin: inR, Stdout: outW, Stderr: errW,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	}
-	start(func() { err = p.cmd.Start() })
+	p.box, err = startContained(p.cmd, spec, start)
 	closeAll(inR, outW) // the child holds its ends now
 	if errW != outW {
 		errW.Close()
@@ -169,7 +169,9 @@ func (p *pipeProcess) Quiet() bool {
 func (p *pipeProcess) Drained() <-chan struct{} { return p.done }
 
 func (p *pipeProcess) Wait() (Exit, error) {
-	ex, err := waitExit(p.cmd.Process)
+	var ru rootUsage
+	ex, err := waitExit(p.cmd.Process, &ru)
+	p.box.noteExit(ex, ru)
 	for _, pu := range p.pumps {
 		pu.collect()
 	}
@@ -183,6 +185,7 @@ func (p *pipeProcess) Close() error {
 			pu.f.Close()
 		}
 		<-p.done
+		p.box.release()
 	})
 	return nil
 }

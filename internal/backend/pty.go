@@ -72,7 +72,7 @@ func StartPTY(spec Spec, start func(func()), sink Sink) (Process, error) {
 			Pdeathsig: syscall.SIGKILL,
 		},
 	}
-	start(func() { err = p.cmd.Start() })
+	p.box, err = startContained(p.cmd, spec, start)
 	if err != nil {
 		master.Close()
 		return nil, err
@@ -154,7 +154,9 @@ func (p *ptyProcess) Quiet() bool              { return p.pump.quiet() }
 func (p *ptyProcess) Drained() <-chan struct{} { return p.pump.done }
 
 func (p *ptyProcess) Wait() (Exit, error) {
-	ex, err := waitExit(p.cmd.Process)
+	var ru rootUsage
+	ex, err := waitExit(p.cmd.Process, &ru)
+	p.box.noteExit(ex, ru)
 	p.pump.collect()
 	return ex, err
 }
@@ -171,6 +173,7 @@ func (p *ptyProcess) Close() error {
 		if p.pump != nil {
 			<-p.pump.done
 		}
+		p.box.release()
 	})
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -22,7 +23,7 @@ type Exit struct {
 // waitExit reaps pid and returns its exit. It waits on a non-blocking pidfd
 // through the netpoller, so a session waiting for its program costs a parked
 // goroutine instead of an OS thread blocked in wait4 (os/exec's Wait).
-func waitExit(p *os.Process) (Exit, error) {
+func waitExit(p *os.Process, ru *rootUsage) (Exit, error) {
 	pid := p.Pid
 	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
 	if err != nil {
@@ -30,6 +31,10 @@ func waitExit(p *os.Process) (Exit, error) {
 		st, werr := p.Wait()
 		if werr != nil {
 			return Exit{Code: -1}, werr
+		}
+		if r, ok := st.SysUsage().(*syscall.Rusage); ok {
+			ru.cpu = time.Duration(r.Utime.Nano() + r.Stime.Nano())
+			ru.maxRSS = r.Maxrss * 1024
 		}
 		return exitOf(st.Sys().(syscall.WaitStatus)), nil
 	}
@@ -41,10 +46,11 @@ func waitExit(p *os.Process) (Exit, error) {
 		return Exit{Code: -1}, err
 	}
 	var info unix.Siginfo
+	var rus unix.Rusage
 	var werr error
 	err = rc.Read(func(fd uintptr) bool {
 		info = unix.Siginfo{}
-		werr = unix.Waitid(unix.P_PIDFD, int(fd), &info, unix.WEXITED|unix.WNOHANG, nil)
+		werr = unix.Waitid(unix.P_PIDFD, int(fd), &info, unix.WEXITED|unix.WNOHANG, &rus)
 		switch {
 		case errors.Is(werr, unix.EAGAIN), werr == nil && childPid(&info) == 0:
 			werr = nil
@@ -60,6 +66,8 @@ func waitExit(p *os.Process) (Exit, error) {
 	if werr != nil {
 		return Exit{Code: -1}, fmt.Errorf("waitid %d: %w", pid, werr)
 	}
+	ru.cpu = time.Duration(rus.Utime.Nano() + rus.Stime.Nano())
+	ru.maxRSS = rus.Maxrss * 1024 // kilobytes on Linux
 	return exitOfSiginfo(&info), nil
 }
 

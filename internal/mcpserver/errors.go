@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 )
@@ -104,6 +105,9 @@ var nextSteps = []func(error) (next string, engine error){
 	}),
 	nextStep(func(*shell.ShellExitedError) string {
 		return "; open a new one with open_shell (its output stays readable with read_output)"
+	}),
+	nextStep(func(*contain.UnavailableError) string {
+		return "; nothing was started. get_policy shows what this kernel offers: ask for less, or run agentty where it is available"
 	}),
 }
 

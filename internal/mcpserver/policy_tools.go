@@ -18,6 +18,9 @@ func (r PolicyResult) Text() string {
 			r.Rules.Allow, r.Rules.Deny, r.Rules.DenyPatterns, r.Rules.Confirm, r.Rules.ConfirmPatterns, r.Rules.Cwd, r.Rules.Secure)
 	}
 	fmt.Fprintf(&b, "protected: %v\n", r.Protected)
+	if c := r.Containment; c != nil {
+		b.WriteString(containmentPolicyText(c))
+	}
 	b.WriteString(strings.Join(r.Notes, "\n"))
 	return b.String()
 }
@@ -29,7 +32,8 @@ func (t *tools) registerPolicy(srv *mcp.Server) {
 
 func (t *tools) getPolicy(context.Context, *mcp.CallToolRequest, struct{}) (PolicyResult, error) {
 	p := t.gate.Policy()
-	r := PolicyResult{Enabled: p.Enabled(), Rules: PolicyRules(p.Rules()), Protected: p.Protected(), MaxReadBytes: t.gate.MaxRead()}
+	r := PolicyResult{Enabled: p.Enabled(), Rules: PolicyRules(p.Rules()), Protected: p.Protected(), MaxReadBytes: t.gate.MaxRead(),
+		Containment: containmentPolicy(t.mgr.ContainProfile(), t.mgr.ContainSupport())}
 	if r.Enabled {
 		r.Notes = []string{
 			"Every simple command in a shell command line is checked, including inside $(...), pipes, sh -c and wrappers like env, sudo, xargs, find -exec.",

@@ -38,7 +38,8 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 		return StartResult{}, err
 	}
 	s, err := t.mgr.Start(session.StartOptions{Command: in.Command, Argv: in.Argv, Mode: record.Mode(in.Mode), MergeStderr: in.MergeStderr,
-		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey})
+		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey,
+		Contain: profileOf(in.Limits, in.Sandbox)})
 	if err != nil {
 		if l := gate.LimitOf(err); l != "" {
 			return StartResult{}, t.limitRefused(req, "start_process", "", in.Command+strings.Join(in.Argv, " "), l, agentError(err))

@@ -12,7 +12,10 @@ type PolicyResult struct {
 	// command: agentty's configuration and audit log.
 	Protected    []string `json:"protected,omitempty"`
 	MaxReadBytes int      `json:"max_read_bytes,omitempty"`
-	Notes        []string `json:"notes"`
+	// Containment is the limits and sandbox every local session gets and
+	// what the kernel offers.
+	Containment *ContainmentPolicy `json:"containment,omitempty"`
+	Notes       []string           `json:"notes"`
 }
 
 // PolicyRules is get_policy's rules: the wire form of policy.Rules (the

@@ -35,6 +35,8 @@ type StartInput struct {
 	Rows        int               `json:"rows,omitempty" jsonschema:"default 40"`
 	Cols        int               `json:"cols,omitempty" jsonschema:"default 120"`
 	Name        string            `json:"name,omitempty" jsonschema:"a name to use as session_id"`
+	Limits      *LimitsInput      `json:"limits,omitempty" jsonschema:"only tighter than configured (get_policy)"`
+	Sandbox     *SandboxInput     `json:"sandbox,omitempty" jsonschema:"only tighter than configured; refused if the kernel lacks it"`
 	SSHParams
 	WaitParams
 	ReadParams
@@ -179,7 +181,7 @@ type SessionInfo struct {
 	StateDetail string       `json:"state_detail,omitempty"`
 	ExitCode    *int         `json:"exit_code,omitempty"`
 	Signal      string       `json:"signal,omitempty"`
-	EndedBy     string       `json:"ended_by,omitempty"` // idle_timeout or max_runtime when agentty ended it
+	EndedBy     string       `json:"ended_by,omitempty"` // idle_timeout, max_runtime, memory_limit, cpu_limit or file_size_limit
 	StartedAt   time.Time    `json:"started_at"`
 	ExitedAt    *time.Time   `json:"exited_at,omitempty"`
 	UptimeMs    int64        `json:"uptime_ms"`
@@ -218,4 +220,6 @@ type Omitted struct {
 // InfoResult wraps SessionInfo for the text rendering.
 type InfoResult struct {
 	SessionInfo
+	// Containment is filled by get_session_info and terminate_process.
+	Containment *ContainmentInfo `json:"containment,omitempty"`
 }

@@ -14,7 +14,16 @@ import (
 )
 
 // Text implements texter.
-func (r InfoResult) Text() string { return infoLine(r.SessionInfo) }
+func (r InfoResult) Text() string {
+	line := infoLine(r.SessionInfo)
+	if r.EndedBy != "" {
+		line += " ended_by=" + r.EndedBy
+	}
+	if c := r.Containment; c != nil {
+		line += "\n" + containmentLine(c)
+	}
+	return line
+}
 
 func infoLine(in SessionInfo) string {
 	var b strings.Builder
@@ -77,7 +86,16 @@ func (t *tools) getSessionInfo(_ context.Context, _ *mcp.CallToolRequest, in Ses
 	if err != nil {
 		return InfoResult{}, err
 	}
-	return InfoResult{sessionInfo(info)}, nil
+	return t.withContainment(sessionInfo(info)), nil
+}
+
+// withContainment adds how a live local session is held and what it used.
+func (t *tools) withContainment(in SessionInfo) InfoResult {
+	r := InfoResult{SessionInfo: in}
+	if s, err := t.mgr.Get(in.ID); err == nil && s.ID == in.ID {
+		r.Containment = containmentInfo(s.Containment())
+	}
+	return r
 }
 
 func (t *tools) terminateProcess(ctx context.Context, req *mcp.CallToolRequest, in TerminateInput) (InfoResult, error) {
@@ -100,7 +118,7 @@ func (t *tools) terminateProcess(ctx context.Context, req *mcp.CallToolRequest, 
 	if _, err := s.Terminate(ctx, grace); err != nil {
 		return InfoResult{}, err
 	}
-	return InfoResult{sessionInfo(s.Info())}, nil
+	return t.withContainment(sessionInfo(s.Info())), nil
 }
 
 func (t *tools) resizePTY(_ context.Context, _ *mcp.CallToolRequest, in ResizeInput) (InfoResult, error) {
@@ -111,7 +129,7 @@ func (t *tools) resizePTY(_ context.Context, _ *mcp.CallToolRequest, in ResizeIn
 	if err := s.Resize(in.Rows, in.Cols); err != nil {
 		return InfoResult{}, err
 	}
-	return InfoResult{sessionInfo(s.Info())}, nil
+	return InfoResult{SessionInfo: sessionInfo(s.Info())}, nil
 }
 
 // Text implements texter.

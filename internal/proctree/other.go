@@ -68,3 +68,6 @@ func RunGuard() int {
 	fmt.Fprintln(os.Stderr, ErrUnsupported)
 	return 2
 }
+
+// IgnoresSIGTERM is unknown outside Linux: it relies on /proc.
+func IgnoresSIGTERM(pid int) bool { return false }

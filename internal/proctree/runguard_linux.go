@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/cgroup"
 )
 
 const (
@@ -60,6 +62,11 @@ func RunGuard() int {
 	case <-term:
 	}
 
+	// The sessions' cgroups first: cgroup.kill also ends processes that
+	// cleared their marker, and the groups are removed.
+	if err := cgroup.Sweep(cgroup.ParentName(instance), sweepBudget); err != nil {
+		fmt.Fprintf(os.Stderr, "proctree: guard: cgroups: %v\n", err)
+	}
 	if left := sweep(EnvKey+"="+instance+"/", prot); left > 0 {
 		fmt.Fprintf(os.Stderr, "proctree: guard: %d marked processes survived\n", left)
 		return 1

@@ -101,6 +101,9 @@ type Runner struct {
 	// Remote starts programs on other hosts (Options.Host). nil turns
 	// remote runs off.
 	Remote StartRemote
+	// Contain gives local runs the configured limits and sandbox (nil:
+	// none).
+	Contain func() (*backend.Contain, error)
 }
 
 // Host is what runs borrow from the session manager (session.Manager):
@@ -108,6 +111,9 @@ type Runner struct {
 type Host interface {
 	SpawnOwned(start func() (pid int, err error)) (release func(), err error)
 	Instance() string
+	// ContainRun is the configured limits and sandbox for a run (nil:
+	// none), or why the kernel cannot give them.
+	ContainRun() (*backend.Contain, error)
 }
 
 // New returns a Runner whose children start on h's spawner thread, are kept
@@ -120,7 +126,8 @@ func New(h Host, remote StartRemote) *Runner {
 		Marker: func() string {
 			return proctree.EnvKey + "=" + h.Instance() + "/run" + strconv.FormatInt(seq.Add(1), 10)
 		},
-		Remote: remote,
+		Remote:  remote,
+		Contain: h.ContainRun,
 	}
 }
 

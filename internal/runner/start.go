@@ -46,6 +46,11 @@ func (r *Runner) startLocal(o Options, sink backend.Sink) (started, error) {
 		return started{}, err
 	}
 	spec := backend.Spec{Path: path, Argv: slices.Clone(o.Argv), Dir: cwd, Env: env, Marker: envMarker(env)}
+	if r.Contain != nil {
+		if spec.Contain, err = r.Contain(); err != nil {
+			return started{}, err
+		}
+	}
 	var p backend.Process
 	release, err := r.Spawn(func() (int, error) {
 		var err error

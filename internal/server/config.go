@@ -5,10 +5,12 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/httpserver"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/sandbox"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/sshbackend"
 	"github.com/agentty/agentty/internal/store"
@@ -55,6 +57,9 @@ type Config struct {
 	// Askpass gives sessions SUDO_ASKPASS, so sudo -A asks the person
 	// (nil: off).
 	Askpass *AskpassConfig
+	// Contain holds local sessions in cgroups, under limits and a sandbox
+	// (nil: process-tree tracking, no limits, no sandbox).
+	Contain *ContainConfig
 }
 
 // AskpassConfig is how sessions reach the server for sudo's password:
@@ -127,6 +132,11 @@ type (
 	SSHHostAuth = sshbackend.HostAuth
 	SSHSecret   = sshbackend.Secret
 	HTTPOptions = httpserver.Options
+
+	ContainConfig  = session.ContainConfig
+	ContainProfile = contain.Profile
+	ContainLimits  = contain.Limits
+	ContainSandbox = contain.Sandbox
 )
 
 // Defaults and limits of the engine, for flags and their help.
@@ -153,6 +163,14 @@ const (
 func ParseSecretFlag(v string) (host, env string, err error) {
 	return sshbackend.ParseSecretFlag(v)
 }
+
+// SandboxHelperArg is the hidden subcommand the sandbox helper runs as:
+// the binary re-executes itself to apply a session's sandbox before the
+// program starts.
+const SandboxHelperArg = sandbox.HelperArg
+
+// RunSandboxHelper is the sandbox helper's main; it returns only on failure.
+func RunSandboxHelper() int { return sandbox.Main() }
 
 // RunGuard is the guard process's main: it kills everything the server
 // started once the server is gone. It returns the exit code.

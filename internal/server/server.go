@@ -141,7 +141,8 @@ func sessionConfig(cfg *Config, log *slog.Logger, pool hosts, st *store.Store, a
 	c := session.Config{MaxSessions: sc.MaxSessions, OutputLimit: sc.OutputLimit, ExitedTTL: sc.ExitedTTL,
 		KillGrace: sc.KillGrace, Logger: log, IdleTimeout: sc.IdleTimeout, MaxRuntime: sc.MaxRuntime,
 		MaxInputBytes: cfg.MaxInputBytes, Remote: pool.Start, NoScreen: sc.NoScreen,
-		OnExit: gate.RecordExit(aud, nil), LeaseTimeout: sc.LeaseTimeout, OnLease: recordLease(aud)}
+		OnExit: gate.RecordExit(aud, nil), LeaseTimeout: sc.LeaseTimeout, OnLease: recordLease(aud),
+		Contain: cfg.Contain}
 	if st != nil {
 		c.NewLog, c.Recorder, c.NextID = st.NewLog, st.Recorder(), st.NextID
 	}

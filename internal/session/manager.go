@@ -57,6 +57,9 @@ type Config struct {
 	// Env are defaults every local child starts with, under the caller's
 	// variables (SUDO_ASKPASS pointing at agentty askpass).
 	Env map[string]string
+	// Contain holds local sessions in cgroups, under limits and a
+	// sandbox (nil: process-tree tracking, no limits, no sandbox).
+	Contain *ContainConfig
 	// LeaseTimeout is how long a person keeps the keyboard after their
 	// last key (see lease.go); 0 means DefaultLeaseTimeout.
 	LeaseTimeout time.Duration
@@ -98,6 +101,8 @@ type Manager struct {
 	seq      int                 // guarded by mu
 	closed   bool                // guarded by mu
 	removed  atomic.Uint64       // sessions deleted so far (see Removed)
+
+	contain containment // cgroup subtree and kernel support, set up on first use
 
 	// missing words an id Get does not hold (see ExplainMissing); guarded
 	// by mu, called without it.
@@ -193,6 +198,9 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 
 	marker := proctree.EnvKey + "=" + m.instance + "/" + id
 	if o.Host != "" {
+		if o.Contain != nil {
+			return nil, fmt.Errorf("%w: limits and sandbox apply to local sessions; the remote host contains its own", ErrBadArgs)
+		}
 		return m.startRemote(o, id, marker)
 	}
 	callerEnv := o.Env
@@ -206,6 +214,9 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if spec.Contain, err = m.containFor(o.Contain, o.SandboxRead, id); err != nil {
+		return nil, err
+	}
 	s := m.newSession(o, id, spec.Argv)
 	m.spawnMu.Lock()
 	s.proc, err = m.cfg.Local(o.Mode, spec, m.spawner.Do, s.log.Append)
@@ -216,7 +227,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	}
 	m.spawnMu.Unlock()
 	if err != nil {
-		return nil, startError(spec.Path, err)
+		return nil, startFailed(spec.Path, err)
 	}
 	return m.adopt(s)
 }
@@ -434,6 +445,7 @@ func (m *Manager) Close() {
 	}
 	wg.Wait()
 	m.wg.Wait()
+	m.closeContain()
 	m.spawner.Close()
 }
 

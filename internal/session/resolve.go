@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/procenv"
 	"github.com/agentty/agentty/internal/record"
@@ -34,6 +35,13 @@ type StartOptions struct {
 	Host string
 	// AcceptNewHostKey trusts and records an unknown host key (remote only).
 	AcceptNewHostKey bool
+	// Contain tightens the configured limits and sandbox for this session
+	// (local only; nil: the configuration's).
+	Contain *contain.Profile
+	// SandboxRead are directories agentty's own integration makes the
+	// program read (a shell's rc and command files), added to a listed
+	// sandbox's readable paths without counting as the call's request.
+	SandboxRead []string
 }
 
 // Default terminal size: wide enough that agents rarely see wrapped lines.

@@ -88,6 +88,7 @@ func (s *Session) Status() *record.ExitStatus {
 func (s *Session) exitLoop() {
 	ex, err := s.proc.Wait()
 	s.disown()
+	s.noteLimit()
 	if err != nil {
 		s.mgr.log.Warn("wait failed", "session", s.ID, "err", err)
 	}

@@ -152,8 +152,14 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 	if name == "" {
 		name = string(kind)
 	}
-	s, err := mgr.Start(session.StartOptions{Argv: argv, Cwd: o.Cwd, Env: env, Rows: o.Rows, Cols: o.Cols, Name: name,
-		Host: o.Host, AcceptNewHostKey: o.AcceptNewHostKey})
+	so := session.StartOptions{Argv: argv, Cwd: o.Cwd, Env: env, Rows: o.Rows, Cols: o.Cols, Name: name,
+		Host: o.Host, AcceptNewHostKey: o.AcceptNewHostKey}
+	if o.Host == "" {
+		// The rc and command files are in the temporary directory; a
+		// sandbox that lists what may be read must let the shell read them.
+		so.SandboxRead = []string{os.TempDir()}
+	}
+	s, err := mgr.Start(so)
 	if err != nil {
 		return nil, "", err
 	}

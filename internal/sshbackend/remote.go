@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/contain"
 )
 
 var _ backend.Process = (*process)(nil)
@@ -18,6 +19,9 @@ var _ backend.Process = (*process)(nil)
 // InputWaits implements backend.Process: the probe cannot see input still
 // on its way through the channel, so waits after input are gated for a
 // grace of a few round trips; Quiet is itself a round trip (see Quiet).
+// Containment is empty: a remote tree is held by the remote side.
+func (p *process) Containment() contain.Report { return contain.Report{} }
+
 func (p *process) InputWaits() backend.InputWaits {
 	return backend.InputWaits{Gated: true, Grace: p.inputGrace()}
 }

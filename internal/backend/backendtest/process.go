@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/ports"
@@ -354,3 +355,8 @@ func (p *Process) Termios() (unix.Termios, error) {
 
 // InputWaits implements backend.Process with Options.Waits.
 func (p *Process) InputWaits() backend.InputWaits { return p.opts.Waits }
+
+// Containment reports process-tree tracking: a scripted process has no tree.
+func (p *Process) Containment() contain.Report {
+	return contain.Report{Kind: contain.KindProcessTree, Reason: "scripted test process"}
+}

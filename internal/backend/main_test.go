@@ -1,0 +1,17 @@
+package backend
+
+import (
+	"os"
+	"testing"
+
+	"github.com/agentty/agentty/internal/sandbox"
+)
+
+// TestMain lets this test binary be the sandbox helper its sandboxed
+// children re-execute (see internal/sandbox).
+func TestMain(m *testing.M) {
+	if sandbox.IsHelper(os.Args) {
+		os.Exit(sandbox.Main())
+	}
+	os.Exit(m.Run())
+}

@@ -1,0 +1,29 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"os/exec"
+
+	"github.com/agentty/agentty/internal/contain"
+)
+
+// Detect reports nothing outside Linux: no Landlock, namespaces or rlimits.
+func Detect(s *contain.Support) {
+	s.LandlockNote = "Landlock is Linux only"
+	s.NetNSNote = "network namespaces are Linux only"
+}
+
+// Launch is unavailable outside Linux.
+type Launch struct{}
+
+// Prepare refuses: sandboxes are Linux only.
+func Prepare(*exec.Cmd, contain.Profile) (*Launch, error) {
+	return nil, &contain.UnavailableError{Feature: "sandbox", Reason: "Linux only"}
+}
+
+func (l *Launch) Started(err error) error { return err }
+func (l *Launch) Abort()                  {}
+
+// Main is never reached outside Linux.
+func Main() int { return 127 }

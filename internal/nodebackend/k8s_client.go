@@ -88,10 +88,12 @@ func (a *clusterAPI) getPod(ctx context.Context, ns, name string) (*corev1.Pod, 
 }
 
 // execURL is the pods/exec request for argv, as kubectl exec builds it.
-func (a *clusterAPI) execURL(ns, pod, container string, argv []string) *url.URL {
+// Stdin is asked for only when there is one: a probe without it then sees
+// no open stdin in the container.
+func (a *clusterAPI) execURL(ns, pod, container string, argv []string, stdin bool) *url.URL {
 	return a.core.Post().Namespace(ns).Resource("pods").Name(pod).SubResource("exec").
 		VersionedParams(&corev1.PodExecOptions{Container: container, Command: argv,
-			Stdin: true, Stdout: true, Stderr: true, TTY: false}, a.params).URL()
+			Stdin: stdin, Stdout: true, Stderr: true, TTY: false}, a.params).URL()
 }
 
 // exec streams over WebSocket (Kubernetes 1.29+) and falls back to SPDY
@@ -100,7 +102,7 @@ func (a *clusterAPI) execURL(ns, pod, container string, argv []string) *url.URL 
 // httpstream.IsUpgradeFailure does not match it, and the fallback would
 // never happen.
 func (a *clusterAPI) exec(ctx context.Context, ns, pod, container string, argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	u := a.execURL(ns, pod, container, argv)
+	u := a.execURL(ns, pod, container, argv, stdin != nil)
 	ws, err := remotecommand.NewWebSocketExecutor(a.cfg, "GET", u.String())
 	if err != nil {
 		return err

@@ -132,6 +132,11 @@ func TestK8sClient_KubeconfigAndExecRequest(t *testing.T) {
 		sp.upgrade != "SPDY/3.1" || !strings.Contains(sp.protocol, "v4.channel.k8s.io") {
 		t.Fatalf("SPDY fallback request %+v", sp)
 	}
+	// A probe without stdin asks for none.
+	_ = api.exec(t.Context(), "default", "web", "app", []string{"uname", "-m"}, nil, io.Discard, io.Discard)
+	if reqs = seen(); len(reqs) != 6 || reqs[4].query != "command=uname&command=-m&container=app&stderr=true&stdout=true" {
+		t.Fatalf("probe requests %+v", reqs[4:])
+	}
 }
 
 // Without any kubeconfig (and outside a cluster) the error says where

@@ -30,7 +30,7 @@ func limitFlags(fs *flag.FlagSet) *limitValues {
 	fs.DurationVar(&l.idle, "idle-timeout", 0, "terminate a running session after this long with no read or input (0: never)")
 	fs.DurationVar(&l.runtime, "max-runtime", 0, "terminate a session after it has run this long (0: never)")
 	l.maxInput = fs.String("max-input-bytes", "1MiB", "most bytes of input one send_input may carry, and the longest command line a call may run")
-	l.maxRead = fs.String("max-read-bytes", "4MiB", "most output bytes one call may return (max_bytes above it is refused)")
+	l.maxRead = fs.String("max-read-bytes", "8MiB", "most output bytes one call may return (max_bytes above it is refused)")
 	l.auditDir = fs.String("audit-log", "", "write a JSONL audit log ("+core.AuditFileName+") in this directory (empty: no audit log)")
 	l.auditMax = fs.String("audit-max-size", "10MiB", "rotate the audit log when it reaches this size (5 old files kept)")
 	l.auditNoSync = fs.Bool("audit-no-sync", false, "do not fsync the audit log after each event (still one write per event)")

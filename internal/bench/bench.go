@@ -37,7 +37,10 @@ type Results struct {
 	Ingest  []Ingest `json:"ingest"`
 	Memory  Memory   `json:"memory"`
 	Cold    Latency  `json:"cold_start"`
-	Failed  []string `json:"failures,omitempty"`
+	// ToolsListBytes is the tools/list result as JSON: what every
+	// conversation reads into the model's context.
+	ToolsListBytes int      `json:"tools_list_bytes"`
+	Failed         []string `json:"failures,omitempty"`
 }
 
 // Env records what the numbers were measured on; without it they
@@ -83,6 +86,10 @@ type Memory struct {
 	IdleKiB       int64   `json:"rss_idle_kib"`
 	LoadedKiB     int64   `json:"rss_with_sessions_kib"`
 	PerSessionKiB float64 `json:"per_session_kib"`
+	// After the sessions were deleted: RSS once within 20 % of IdleKiB
+	// (or after a minute), and how long that took.
+	AfterDeleteKiB int64   `json:"rss_after_delete_kib"`
+	ReturnSeconds  float64 `json:"return_seconds"`
 }
 
 // Run measures cold start, server memory, REPL round trips and ingest
@@ -106,7 +113,7 @@ func Run(ctx context.Context, cfg Config) *Results {
 	}
 	var err error
 	progress("cold start")
-	if res.Cold, err = rn.coldStart(ctx, 10); err != nil {
+	if res.Cold, res.ToolsListBytes, err = rn.coldStart(ctx, 10); err != nil {
 		fail("cold start", err)
 	}
 	// Memory is measured on a fresh server so the ingest runs' buffers do
@@ -179,6 +186,8 @@ func (r *Results) Print(w io.Writer) {
 	fmt.Fprintf(tw, "agentty serve over stdio\t%d\t%.1f\t%.1f\t%.1f\t\n", r.Cold.Count, r.Cold.MedianMs, r.Cold.MinMs, r.Cold.MaxMs)
 	tw.Flush()
 	fmt.Fprintln(w, "(cold start: median of 10 launches, each until the tools/list reply arrived)")
+	fmt.Fprintln(w)
+	r.printBudgets(w)
 	if len(r.Failed) > 0 {
 		fmt.Fprintf(w, "\nFAILED: %s\n", strings.Join(r.Failed, "; "))
 	}

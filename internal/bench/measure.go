@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -83,26 +84,31 @@ func (rn *runner) server(ctx context.Context, extra ...string) (*mcp.ClientSessi
 
 // coldStart times launching "agentty serve" until its tools/list
 // answer arrives: what a client waits for before it can use any tool.
-func (rn *runner) coldStart(ctx context.Context, runs int) (Latency, error) {
+// It also returns the size of the tools/list result as JSON.
+func (rn *runner) coldStart(ctx context.Context, runs int) (Latency, int, error) {
 	var ds []time.Duration
+	size := 0
 	for range runs {
 		t0 := time.Now()
 		cs, _, err := rn.server(ctx)
 		if err != nil {
-			return Latency{}, err
+			return Latency{}, 0, err
 		}
 		tl, err := cs.ListTools(ctx, nil)
 		d := time.Since(t0)
 		cs.Close()
 		if err != nil {
-			return Latency{}, err
+			return Latency{}, 0, err
 		}
 		if len(tl.Tools) == 0 {
-			return Latency{}, errors.New("tools/list returned no tools")
+			return Latency{}, 0, errors.New("tools/list returned no tools")
+		}
+		if b, err := json.Marshal(tl); err == nil {
+			size = len(b)
 		}
 		ds = append(ds, d)
 	}
-	return summarizeLatency(ds), nil
+	return summarizeLatency(ds), size, nil
 }
 
 // memory reads the server's resident memory idle and with n idle
@@ -143,8 +149,22 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 		if info.State != "exited" {
 			return m, fmt.Errorf("session %s is %s after terminate_process, want exited", id, info.State)
 		}
+		if _, err := call(ctx, cs, "delete_session", map[string]any{"session_id": id}, nil); err != nil {
+			return m, err
+		}
 	}
-	return m, nil
+	// Memory must follow the work: within 20 % of idle within a minute.
+	t0 := time.Now()
+	for {
+		if m.AfterDeleteKiB, err = benchRSSKiB(pid); err != nil {
+			return m, err
+		}
+		m.ReturnSeconds = time.Since(t0).Seconds()
+		if m.AfterDeleteKiB <= m.IdleKiB*12/10 || m.ReturnSeconds >= 60 {
+			return m, nil
+		}
+		time.Sleep(500 * time.Millisecond) // RSS has no event to wait on
+	}
 }
 
 // benchRSSKiB reads VmRSS of a process.

@@ -61,3 +61,22 @@ func TestResults_Print(t *testing.T) {
 		}
 	}
 }
+
+// TestResults_PrintBudgets: each budget row shows the measurement, the
+// budget and whether it was met.
+func TestResults_PrintBudgets(t *testing.T) {
+	r := &Results{ToolsListBytes: 17046, Cold: Latency{MedianMs: 12.5},
+		Memory: Memory{IdleKiB: 10240, PerSessionKiB: 1200, AfterDeleteKiB: 11264, ReturnSeconds: 5}}
+	var b bytes.Buffer
+	r.printBudgets(&b)
+	for _, want := range []string{
+		"tools/list result   16.6 KiB   20.0 KiB  yes",
+		"cold start median   12.5 ms   10.0 ms   NO",
+		"per idle PTY session  1200.0 KiB  100.0 KiB   NO",
+		"RSS after deleting them, over idle   10.0 %   20.0 %  yes",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), strings.Join(strings.Fields(want), " ")) {
+			t.Errorf("budgets lack %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -39,10 +39,10 @@ func returnOn(list []string, known ...string) (map[string]bool, error) {
 	return on, nil
 }
 
-// maxEncodedOutput bounds the JSON-escaped output of one reply: it is sent
-// twice (text and structured content), and the whole reply must stay under
+// maxEncodedOutput bounds the JSON-escaped output of one reply: a long
+// output is sent once (bulk.go), and the whole reply must stay under
 // MaxReply.
-const maxEncodedOutput = 4 << 20
+const maxEncodedOutput = 8 << 20
 
 // defaults of the wait parameters per tool.
 type waitDefaults struct{ timeout, settle time.Duration }

@@ -15,7 +15,7 @@ type WaitParams struct {
 
 // ReadParams shape the output a reading tool returns.
 type ReadParams struct {
-	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"default 65536, cap 4194304"`
+	MaxBytes  int    `json:"max_bytes,omitempty" jsonschema:"default 65536, cap 8388608"`
 	MaxLines  int    `json:"max_lines,omitempty" jsonschema:"default unlimited"`
 	Overflow  string `json:"overflow,omitempty" jsonschema:"head_tail (default: keep both ends, report the middle), tail, or page (read on for more)"`
 	StripANSI *bool  `json:"strip_ansi,omitempty" jsonschema:"remove escape sequences (default true)"`
@@ -80,7 +80,8 @@ type ReadInput struct {
 type ReadResult struct {
 	SessionID   string   `json:"session_id"`
 	ReaderID    int      `json:"reader_id"`
-	Output      string   `json:"output" jsonschema:"new output since the cursor"`
+	Output      string   `json:"output" jsonschema:"new output since the cursor (empty when output_in is content)"`
+	OutputIn    string   `json:"output_in,omitempty" jsonschema:"content: a long output was sent once, as the first text content block, and output is empty"`
 	Reason      string   `json:"reason" jsonschema:"why the call returned: matched, awaiting_input, exited, settled, timeout, no_wait, cancelled"`
 	State       string   `json:"state" jsonschema:"running, awaiting_input, awaiting_password, exited, or lost (remote connection dropped; see lost_reason)"`
 	StateDetail string   `json:"state_detail,omitempty" jsonschema:"how the state was decided (which process waits in which syscall)"`

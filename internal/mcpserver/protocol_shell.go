@@ -100,7 +100,8 @@ type ExecLimits struct {
 type ExecResult struct {
 	SessionID     string  `json:"session_id"`
 	CommandID     int     `json:"command_id"`
-	Output        string  `json:"output" jsonschema:"the command's own output (no echo, no prompt), escape sequences removed"`
+	Output        string  `json:"output" jsonschema:"the command's own output (no echo, no prompt), escape sequences removed; empty when output_in is content"`
+	OutputIn      string  `json:"output_in,omitempty" jsonschema:"content: a long output was sent once, as the first text content block, and output is empty"`
 	ExitCode      *int    `json:"exit_code,omitempty" jsonschema:"set when the command finished"`
 	Cwd           string  `json:"cwd" jsonschema:"the shell's directory after the command (while running: before it)"`
 	DurationMs    float64 `json:"duration_ms"`

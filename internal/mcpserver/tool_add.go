@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,20 +35,30 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 	if full == nil {
 		full = inputSchema[In]()
 	}
-	resolved, err := full.Resolve(nil)
-	if err != nil {
-		panic(fmt.Sprintf("input schema of %s: %v", tool.Name, err)) // a programming error, found by every test
-	}
+	// Resolved on the first call, not at start (TestToolSchemas_Resolve
+	// resolves every tool's, so a broken schema still fails the tests).
+	resolve := sync.OnceValue(func() *jsonschema.Resolved {
+		r, err := full.Resolve(nil)
+		if err != nil {
+			panic(fmt.Sprintf("input schema of %s: %v", tool.Name, err)) // a programming error
+		}
+		return r
+	})
 	out := outputSchema[Out]()
 	if tool.OutputSchema != nil {
 		out = func() any { return tool.OutputSchema }
 	}
 	docTools.record(tool, full, out)
 	wire := *tool
-	wire.InputSchema = wireInput(tool.Name, full)
-	wire.OutputSchema = objectSchema
+	// Marshalled once: the SDK and every tools/list reply copy the bytes.
+	in, err := json.Marshal(wireInput(tool.Name, full))
+	if err != nil {
+		panic(fmt.Sprintf("input schema of %s: %v", tool.Name, err))
+	}
+	wire.InputSchema = json.RawMessage(in)
+	wire.OutputSchema = objectSchema // json.RawMessage, {"type":"object"}
 	srv.AddTool(&wire, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		in, verr := decodeArgs[In](req.Params.Arguments, resolved)
+		in, verr := decodeArgs[In](req.Params.Arguments, resolve())
 		if verr != nil {
 			res = &mcp.CallToolResult{}
 			res.SetError(verr)
@@ -78,7 +89,7 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 
 // objectSchema is the output schema every tool lists: its result is a JSON
 // object in structuredContent, whose fields docs/tools.md describes.
-var objectSchema = &jsonschema.Schema{Type: "object"}
+var objectSchema = json.RawMessage(`{"type":"object"}`)
 
 // decodeArgs validates a call's arguments against the full input schema and
 // decodes them, with the SDK's wording for invalid ones.
@@ -104,17 +115,29 @@ func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, e
 
 // result puts a tool's output in structuredContent, marshalled once, and its
 // compact rendering (or, for an output without one, the same JSON) in the
-// content block.
-func result(o any) (*mcp.CallToolResult, error) {
+// content block. A long output is sent once (see bulk.go).
+func result[Out any](o Out) (*mcp.CallToolResult, error) {
+	var text string
+	tx, isText := any(o).(texter)
+	if isText {
+		text = tx.Text()
+	}
+	var content []mcp.Content
+	if m, ok := any(&o).(outputMover); ok && isText {
+		if output, moved := m.takeOutput(); moved {
+			content = splitText(text, output)
+		}
+	}
 	b, err := json.Marshal(o)
 	if err != nil {
 		return nil, fmt.Errorf("marshaling output: %w", err)
 	}
-	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(b)}
-	if tx, ok := o.(texter); ok {
-		res.Content = []mcp.Content{&mcp.TextContent{Text: tx.Text()}}
-	} else {
-		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	switch {
+	case content != nil:
+	case isText:
+		content = []mcp.Content{&mcp.TextContent{Text: text}}
+	default:
+		content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
 	}
-	return res, nil
+	return &mcp.CallToolResult{StructuredContent: json.RawMessage(b), Content: content}, nil
 }

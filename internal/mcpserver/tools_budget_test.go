@@ -63,6 +63,23 @@ func TestToolsList_Budget(t *testing.T) {
 	}
 }
 
+// TestToolSchemas_Resolve resolves every tool's full input schema, which
+// add leaves to the tool's first call.
+func TestToolSchemas_Resolve(t *testing.T) {
+	mgr := session.NewManager(session.Config{})
+	connect(t, mgr, New(mgr, withEngine(mgr, &Options{Hosts: noHosts{}})), "resolve", nil, nil, nil)
+	names := docTools.names()
+	if len(names) < 24 {
+		t.Fatalf("%d tools recorded, want at least 24", len(names))
+	}
+	for _, name := range names {
+		d, _ := docTools.get(name)
+		if _, err := d.in.Resolve(nil); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
 // recordingTransport records every message the server writes, encoded as
 // the stdio transport encodes it, before passing it on.
 type recordingTransport struct {

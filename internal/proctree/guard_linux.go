@@ -50,6 +50,65 @@ type Guard struct {
 // readiness byte. The guard is a child of agentty: with RunReaper, owned must
 // cover PID().
 func StartGuard(sp *Spawner, exe string, args []string, instance string) (*Guard, error) {
+	return BeginGuard(sp, exe, args, instance).Wait()
+}
+
+// BeginGuard is StartGuard without the wait: it returns at once, and the
+// PendingGuard's Wait returns what StartGuard would. With sp, the whole
+// start, the wait for readiness included, is one job on sp's thread, so
+// every process sp starts afterwards starts once the guard is armed (or has
+// failed to start): no child ever runs unguarded, and the caller need not
+// wait before it serves.
+func BeginGuard(sp *Spawner, exe string, args []string, instance string) *PendingGuard {
+	p := &PendingGuard{finished: make(chan struct{})}
+	start := func() {
+		defer close(p.finished)
+		p.g, p.err = startGuard(exe, args, instance)
+	}
+	if sp == nil {
+		done := make(chan any, 1)
+		done <- run(start)
+		p.done = done
+		return p
+	}
+	p.done = sp.Begin(start)
+	return p
+}
+
+// PendingGuard is a guard being started by BeginGuard.
+type PendingGuard struct {
+	finished chan struct{} // closed when the start has ended
+	done     <-chan any    // the start's panic value, or nil
+	g        *Guard        // set before finished closes
+	err      error
+	once     sync.Once
+	panicked any // set inside once
+}
+
+// Armed reports, without waiting, whether the start has ended (the guard
+// is armed or failed to start).
+func (p *PendingGuard) Armed() bool {
+	select {
+	case <-p.finished:
+		return true
+	default:
+		return false
+	}
+}
+
+// Wait waits for the start to end and returns the guard or why it did not
+// start.
+func (p *PendingGuard) Wait() (*Guard, error) {
+	p.once.Do(func() { p.panicked = <-p.done })
+	if p.panicked != nil {
+		panic(p.panicked)
+	}
+	return p.g, p.err
+}
+
+// startGuard starts the guard from the calling thread and waits until it
+// is armed.
+func startGuard(exe string, args []string, instance string) (*Guard, error) {
 	if instance == "" || strings.ContainsAny(instance, "/=\x00") {
 		return nil, fmt.Errorf("%w: %q", ErrBadInstance, instance)
 	}
@@ -71,11 +130,7 @@ func StartGuard(sp *Spawner, exe string, args []string, instance string) (*Guard
 	cmd.Stdout = readyW // never agentty's stdout: that may be the MCP channel
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
-	if sp != nil {
-		sp.Do(func() { err = cmd.Start() })
-	} else {
-		err = cmd.Start()
-	}
+	err = cmd.Start()
 	inR.Close()
 	readyW.Close()
 	if err != nil {

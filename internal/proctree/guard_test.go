@@ -101,18 +101,11 @@ func fakeParent() int {
 	inst := os.Getenv(instanceEnv)
 	sp := NewSpawner()
 	report := "0:0:none"
+	// As agentty does: the guard starts in the background and the tree is
+	// started at once, without waiting for it.
+	var guard *PendingGuard
 	if os.Getenv(withGuardEnv) == "true" {
-		g, err := StartGuard(sp, os.Args[0], []string{guardArg}, inst)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		gst, err := readStat(g.PID())
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		report = fmt.Sprintf("%d:%d:guard", g.PID(), gst.StartTime)
+		guard = BeginGuard(sp, os.Args[0], []string{guardArg}, inst)
 	}
 	entry := EnvKey + "=" + inst + "/s1"
 	cmd := exec.Command("sh", "-c", "sleep 1000 & setsid sleep 1000 & env -u "+EnvKey+" sleep 1000 & wait")
@@ -123,6 +116,19 @@ func fakeParent() int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
+	}
+	if guard != nil {
+		g, err := guard.Wait()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		gst, err := readStat(g.PID())
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		report = fmt.Sprintf("%d:%d:guard", g.PID(), gst.StartTime)
 	}
 	var procs []Proc
 	ok := poll(func() bool {
@@ -177,6 +183,34 @@ func TestGuardSweep(t *testing.T) {
 				t.Fatalf("other instance's process was killed: %v", err)
 			}
 		})
+	}
+}
+
+// TestBeginGuard_SpawnsWaitForArming starts a guard in the background and
+// at once runs a spawner job, as a session start would: when the job runs,
+// the guard must be armed already (starting a guard takes milliseconds; the
+// job is handed over microseconds after BeginGuard returns).
+func TestBeginGuard_SpawnsWaitForArming(t *testing.T) {
+	for i := range 20 {
+		sp := NewSpawner()
+		p := BeginGuard(sp, os.Args[0], []string{guardArg}, newInstance(t))
+		var armed bool
+		sp.Do(func() { armed = p.Armed() })
+		g, err := p.Wait()
+		if err != nil {
+			sp.Close()
+			t.Fatalf("round %d: %v", i, err)
+		}
+		if !armed {
+			t.Errorf("round %d: a spawner job ran before the guard was armed", i)
+		}
+		if st, err := readStat(g.PID()); err != nil || st.dead() {
+			t.Errorf("round %d: guard %d is not running (%v)", i, g.PID(), err)
+		}
+		if err := g.Close(); err != nil {
+			t.Errorf("round %d: Close: %v", i, err)
+		}
+		sp.Close()
 	}
 }
 

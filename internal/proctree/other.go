@@ -31,6 +31,20 @@ func RunReaper(ctx context.Context, owned func(pid int) bool) { <-ctx.Done() }
 // Guard is unavailable outside Linux.
 type Guard struct{}
 
+// PendingGuard is a guard that never starts outside Linux.
+type PendingGuard struct{}
+
+// BeginGuard is unsupported outside Linux.
+func BeginGuard(sp *Spawner, exe string, args []string, instance string) *PendingGuard {
+	return &PendingGuard{}
+}
+
+// Armed reports that the start has ended: there is none.
+func (p *PendingGuard) Armed() bool { return true }
+
+// Wait returns StartGuard's error.
+func (p *PendingGuard) Wait() (*Guard, error) { return nil, ErrUnsupported }
+
 // StartGuard is unsupported outside Linux.
 func StartGuard(sp *Spawner, exe string, args []string, instance string) (*Guard, error) {
 	return nil, ErrUnsupported

@@ -76,6 +76,20 @@ func (s *Spawner) Do(fn func()) {
 	}
 }
 
+// Begin hands fn to the spawner thread and returns once the thread has
+// taken it, without waiting for fn to finish: every later Do runs after fn
+// has returned. The channel receives fn's panic value, or nil, when fn is
+// done. After Close, fn runs on the caller's goroutine before Begin returns.
+func (s *Spawner) Begin(fn func()) <-chan any {
+	c := spawnCall{fn: fn, done: make(chan any, 1)}
+	select {
+	case s.calls <- c:
+	case <-s.quit:
+		c.done <- run(fn)
+	}
+	return c.done
+}
+
 // Close stops the spawner and waits for its goroutine to end. It is safe to
 // call more than once.
 func (s *Spawner) Close() {

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -50,11 +51,14 @@ type Server struct {
 	version string
 	mgr     *session.Manager
 	pool    hosts
-	store   *store.Store    // nil: memory only
-	audit   *audit.Log      // nil: no audit log
-	guard   *proctree.Guard // nil: no guard
-	mcp     *mcp.Server
-	console *console.Handler // the person's API front ends mount under /v1/
+	store   *store.Store // nil: memory only
+	audit   *audit.Log   // nil: no audit log
+	// guard is set once the guard is armed (nil: none, or not yet);
+	// guardDone is closed after that.
+	guard     atomic.Pointer[proctree.Guard]
+	guardDone chan struct{}
+	mcp       *mcp.Server
+	console   *console.Handler // the person's API front ends mount under /v1/
 
 	// stop ends every Serve; Close calls it first.
 	done context.Context
@@ -132,30 +136,6 @@ func sessionConfig(cfg *Config, log *slog.Logger, pool hosts, st *store.Store, a
 	return c
 }
 
-// startKeepers starts the guard (when configured) and the orphan reaper,
-// which leaves the sessions' and the guard's own exit statuses alone.
-func (s *Server) startKeepers(gc *GuardConfig) {
-	if gc != nil {
-		g, err := proctree.StartGuard(s.mgr.Spawner(), gc.Exe, gc.Args, s.mgr.Instance())
-		if err != nil {
-			s.log.Warn("no guard process; children may outlive a crash", "err", err)
-		} else {
-			s.guard = g
-		}
-	}
-	owned := s.mgr.Owns
-	if g := s.guard; g != nil {
-		owned = func(pid int) bool { return pid == g.PID() || s.mgr.Owns(pid) }
-	}
-	var ctx context.Context
-	ctx, s.stopReaper = context.WithCancel(context.Background())
-	s.reaperDone = make(chan struct{})
-	go func() {
-		defer close(s.reaperDone)
-		proctree.RunReaper(ctx, owned)
-	}()
-}
-
 // openStore opens the transcript store, or returns nil without one.
 func openStore(c *StoreConfig, log *slog.Logger) (*store.Store, error) {
 	if c == nil {
@@ -192,11 +172,7 @@ func (s *Server) Close() error {
 		if s.store != nil {
 			s.closeErr = s.store.Close()
 		}
-		if s.guard != nil {
-			_ = s.guard.Close()
-		}
-		s.stopReaper()
-		<-s.reaperDone
+		s.closeKeepers()
 		s.closeErr = errors.Join(s.closeErr, s.audit.Close())
 	})
 	return s.closeErr

@@ -152,10 +152,11 @@ func TestClose_EndsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.guard == nil || !alive(s.guard.PID()) {
+	g := s.armedGuard()
+	if g == nil || !alive(g.PID()) {
 		t.Fatalf("no guard running; log:\n%s", log.String())
 	}
-	guardPID := s.guard.PID()
+	guardPID := g.PID()
 	cs, served := serveMem(t, s)
 
 	var st struct {

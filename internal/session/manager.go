@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentty/agentty/internal/excerpt"
@@ -93,6 +94,7 @@ type Manager struct {
 	sessions map[string]*Session // guarded by mu
 	seq      int                 // guarded by mu
 	closed   bool                // guarded by mu
+	removed  atomic.Uint64       // sessions deleted so far (see Removed)
 
 	// missing words an id Get does not hold (see ExplainMissing); guarded
 	// by mu, called without it.
@@ -358,6 +360,10 @@ func (m *Manager) List() []*Session {
 	return out
 }
 
+// Removed counts the sessions deleted so far (by Delete, whoever called it),
+// so the server can give their memory back to the system.
+func (m *Manager) Removed() uint64 { return m.removed.Load() }
+
 // Delete removes an exited session and frees everything it held.
 func (m *Manager) Delete(id string) error {
 	s, err := m.Get(id)
@@ -370,6 +376,7 @@ func (m *Manager) Delete(id string) error {
 	m.mu.Lock()
 	delete(m.sessions, s.ID)
 	m.mu.Unlock()
+	m.removed.Add(1)
 	s.mu.Lock()
 	if s.expire != nil {
 		s.expire.Stop()

@@ -11,10 +11,10 @@ import (
 // Output size limits.
 const (
 	DefaultMaxBytes = 64 << 10 // returned per call when the caller names no limit
-	// MaxBytesCap is the most a caller may ask for. A reply carries the
-	// output twice (text content and structuredContent), JSON-escaped, and
-	// MCP clients refuse messages over 16 MiB (the Go SDK's line limit).
-	MaxBytesCap = 4 << 20
+	// MaxBytesCap is the most a caller may ask for. A reply carries a long
+	// output once, JSON-escaped, and must stay under 9 MiB: the TypeScript
+	// client drops the connection over 10 MiB.
+	MaxBytesCap = 8 << 20
 )
 
 // Overflow policies for output larger than the limits.

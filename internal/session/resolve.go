@@ -72,8 +72,8 @@ func checkOptions(o *StartOptions) error {
 	if o.Cols == 0 {
 		o.Cols = DefaultCols
 	}
-	if o.Rows < 1 || o.Rows > 1000 || o.Cols < 1 || o.Cols > 1000 {
-		return fmt.Errorf("%w: rows and cols must be between 1 and 1000 (got %dx%d)", ErrBadArgs, o.Rows, o.Cols)
+	if err := checkSize(o.Rows, o.Cols); err != nil {
+		return err
 	}
 	if o.MergeStderr && o.Mode != record.ModePipe {
 		return fmt.Errorf("%w: merge_stderr applies to mode=pipe (a PTY already merges them)", ErrBadArgs)

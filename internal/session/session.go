@@ -199,8 +199,8 @@ func (s *Session) Resize(rows, cols int) error {
 	if s.Mode != record.ModePTY {
 		return &NotPTYError{ID: s.ID, Op: OpResize}
 	}
-	if rows < 1 || rows > 1000 || cols < 1 || cols > 1000 {
-		return fmt.Errorf("%w: rows and cols must be between 1 and 1000 (got %dx%d)", ErrBadArgs, rows, cols)
+	if err := checkSize(rows, cols); err != nil {
+		return err
 	}
 	if isDone(s.done) {
 		return s.exitedErr()

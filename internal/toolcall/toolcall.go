@@ -4,6 +4,7 @@
 package toolcall
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,11 +21,51 @@ func Call(ctx context.Context, cs *mcp.ClientSession, name string, args map[stri
 	if err != nil || res.IsError || out == nil {
 		return res, err
 	}
-	b, err := json.Marshal(res.StructuredContent)
+	b, err := structured(res)
 	if err != nil {
 		return res, err
 	}
 	return res, json.Unmarshal(b, out)
+}
+
+// structured returns a result's structured content as JSON, with a long
+// output that the server sent once, in the first text content block
+// (output_in: "content"), put back in place.
+func structured(res *mcp.CallToolResult) ([]byte, error) {
+	b, ok := res.StructuredContent.(json.RawMessage)
+	if !ok {
+		var err error
+		if b, err = json.Marshal(res.StructuredContent); err != nil {
+			return nil, err
+		}
+	}
+	if !bytes.Contains(b, []byte(`"output_in":"content"`)) {
+		return b, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	first, ok := firstText(res)
+	if !ok {
+		return nil, fmt.Errorf("output_in is content but the result has no text content")
+	}
+	o, err := json.Marshal(first)
+	if err != nil {
+		return nil, err
+	}
+	m["output"] = o
+	delete(m, "output_in")
+	return json.Marshal(m)
+}
+
+func firstText(res *mcp.CallToolResult) (string, bool) {
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			return t.Text, true
+		}
+	}
+	return "", false
 }
 
 // Text joins the text content blocks of a result.

@@ -1,0 +1,31 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// printBudgets writes issue 19's budgets beside what this run measured.
+func (r *Results) printBudgets(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "Budgets (issue 19)	measured	budget	met	")
+	row := func(name string, got, budget float64, unit string) {
+		met := "yes"
+		if got > budget {
+			met = "NO"
+		}
+		fmt.Fprintf(tw, "%s	%.1f %s	%.1f %s	%s	\n", name, got, unit, budget, unit, met)
+	}
+	row("tools/list result", float64(r.ToolsListBytes)/1024, 20, "KiB")
+	row("cold start median", r.Cold.MedianMs, 10, "ms")
+	row("idle server RSS", float64(r.Memory.IdleKiB)/1024, 10, "MiB")
+	row("per idle PTY session", r.Memory.PerSessionKiB, 100, "KiB")
+	if r.Memory.IdleKiB > 0 {
+		row("RSS after deleting them, over idle", 100*float64(r.Memory.AfterDeleteKiB-r.Memory.IdleKiB)/float64(r.Memory.IdleKiB), 20, "%")
+		row("  ... reached after", r.Memory.ReturnSeconds, 60, "s")
+	}
+	row("PTY round trip overhead median", r.REPL.OverheadMedianMs, 0.5, "ms")
+	row("PTY round trip overhead p95", r.REPL.OverheadP95Ms, 1.5, "ms")
+	tw.Flush()
+}

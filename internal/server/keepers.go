@@ -1,0 +1,64 @@
+package server
+
+import (
+	"context"
+
+	"github.com/agentty/agentty/internal/proctree"
+)
+
+// startKeepers starts the guard (when configured), the orphan reaper, which
+// leaves the sessions' and the guard's own exit statuses alone, and
+// returnMemory; the reaper's context stops the last two.
+//
+// The guard starts in the background: a Go process's start would otherwise
+// be most of agentty's own cold start. No session can run unguarded, as the
+// guard's start, until it is armed, is a job on the spawner's thread, which
+// starts every session's process after it (proctree.BeginGuard).
+func (s *Server) startKeepers(gc *GuardConfig) {
+	s.guardDone = make(chan struct{})
+	var pending *proctree.PendingGuard
+	if gc != nil {
+		pending = proctree.BeginGuard(s.mgr.Spawner(), gc.Exe, gc.Args, s.mgr.Instance())
+	}
+	owned := func(pid int) bool {
+		if g := s.guard.Load(); g != nil && pid == g.PID() {
+			return true
+		}
+		return s.mgr.Owns(pid)
+	}
+	var ctx context.Context
+	ctx, s.stopReaper = context.WithCancel(context.Background())
+	s.reaperDone = make(chan struct{})
+	go func() {
+		defer close(s.reaperDone)
+		memDone := make(chan struct{})
+		go func() { defer close(memDone); s.returnMemory(ctx) }()
+		defer func() { <-memDone }()
+		if pending != nil {
+			if g, err := pending.Wait(); err != nil {
+				s.log.Warn("no guard process; children may outlive a crash", "err", err)
+			} else {
+				s.guard.Store(g)
+			}
+		}
+		close(s.guardDone)
+		// After the guard is known, so its exit status is never reaped here.
+		proctree.RunReaper(ctx, owned)
+	}()
+}
+
+// armedGuard waits for the guard's start and returns it (nil: none).
+func (s *Server) armedGuard() *proctree.Guard {
+	<-s.guardDone
+	return s.guard.Load()
+}
+
+// closeKeepers tells the guard to sweep and waits for it, then stops the
+// reaper.
+func (s *Server) closeKeepers() {
+	if g := s.armedGuard(); g != nil {
+		_ = g.Close()
+	}
+	s.stopReaper()
+	<-s.reaperDone
+}

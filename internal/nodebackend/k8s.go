@@ -46,7 +46,7 @@ func (k *k8s) client() (podAPI, error) {
 	return api, nil
 }
 
-// pod names one container of one pod in messages.
+// podRef names one container of one pod, in messages as in calls.
 type podRef struct{ ns, pod, ctr string }
 
 func (r podRef) String() string {

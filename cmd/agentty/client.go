@@ -10,14 +10,15 @@ import (
 	"github.com/agentty/agentty/internal/toolcall"
 )
 
-// connectSelf launches this binary as "agentty serve" and connects an MCP
-// client to it over stdio, exactly as an MCP client application would.
+// connectSelf launches this binary as "agentty serve -standalone" and
+// connects an MCP client to it over stdio, exactly as an MCP client
+// application would; standalone, so a demo leaves no daemon behind.
 func connectSelf(ctx context.Context, extra ...string) (*mcp.ClientSession, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(exe, append([]string{"serve", "-log-level", "warn"}, extra...)...)
+	cmd := exec.Command(exe, append([]string{"serve", "-standalone", "-log-level", "warn"}, extra...)...)
 	cmd.Stderr = os.Stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "agentty-cli", Version: version}, nil)
 	return client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)

@@ -28,7 +28,7 @@ func TestServe_ToolsList(t *testing.T) {
 	want := []string{"await_command", "delete_session", "diff_commands", "exec_command", "get_history", "get_message",
 		"get_policy", "get_session_info", "list_hosts", "list_messages", "list_sessions", "open_shell", "read_output",
 		"read_screen", "register_reader", "resize_pty", "retry_command", "run_command", "search_output", "send_input",
-		"start_process", "terminate_process", "unregister_reader", "write_file"}
+		"start_process", "terminate_process", "unregister_reader", "wait_sessions", "write_file"}
 	var names []string
 	for _, tool := range tl.Tools {
 		names = append(names, tool.Name)
@@ -178,7 +178,7 @@ func TestServe_Demo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("demo: %v\nstdout:\n%s\nstderr:\n%s", err, out, readFile(t, stderr))
 	}
-	for _, want := range []string{"connected to agentty serve over stdio; 24 tools: await_command, delete_session, ", "awaiting_input", "done: "} {
+	for _, want := range []string{"connected to agentty serve over stdio; 25 tools: await_command, delete_session, ", "awaiting_input", "done: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo stdout lacks %q:\n%s", want, out)
 		}

@@ -15,9 +15,13 @@ var version = "0.1.0-dev"
 const usage = `agentty - terminals for AI agents, over MCP
 
 Usage:
-  agentty serve [flags]   run the MCP server on stdio (what MCP clients launch)
+  agentty serve [flags]   MCP on stdio (what MCP clients launch), relayed to the
+                          per-user daemon so sessions outlive the client;
+                          -standalone serves in this process instead
+  agentty daemon [flags]  the daemon serve starts when none runs (-status, -stop)
   agentty serve -http 127.0.0.1:7777
                           serve MCP over HTTP (/mcp, legacy /sse) to remote and many clients
+  agentty web [-http URL] print a one-time login URL for the live web view (the sessions in a browser)
   agentty ls              list the daemon's sessions (state, age, holder, command)
   agentty attach ID       make this terminal the session's (-read-only watches; Ctrl-] d detaches)
   agentty logs ID [-f]    print a session's output (-since-line N, -raw)
@@ -51,6 +55,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "serve":
 		return serve(args[1:], stderr)
+	case "web":
+		return web(args[1:], stdout, stderr)
+	case "daemon":
+		return daemonCmd(args[1:], stdout, stderr)
 	case "ls":
 		return ls(args[1:], stdout, stderr)
 	case "attach":

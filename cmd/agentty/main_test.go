@@ -31,8 +31,14 @@ import (
 // e2eEnv makes the test binary behave as agentty.
 const e2eEnv = "AGENTTY_E2E_MAIN"
 
+// standaloneEnv is serve's -standalone flag in the environment.
+const standaloneEnv = "AGENTTY_STANDALONE"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(e2eEnv) == "1" {
+		if v := os.Getenv(versionEnv); v != "" {
+			version = v
+		}
 		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	code := m.Run()
@@ -55,9 +61,14 @@ func selfCommand(t testing.TB, args ...string) *exec.Cmd {
 	// A -race binary sleeps 1 s at exit by default; the server waits for
 	// its guard, so every server would cost 2 s.
 	race := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
-	// The transcript store defaults to $XDG_STATE_HOME/agentty: tests keep
-	// it in their own temporary directory, never in the real home.
-	cmd.Env = append(os.Environ(), e2eEnv+"=1", "GORACE="+race, "XDG_STATE_HOME="+t.TempDir())
+	// The transcript store defaults to $XDG_STATE_HOME/agentty and the
+	// daemon's socket to $XDG_RUNTIME_DIR/agentty: tests keep both in their
+	// own temporary directories, never in the real ones. Tests of other
+	// things serve standalone (AGENTTY_STANDALONE is serve's -standalone),
+	// so no daemon outlives them; the daemon's tests use daemonCommand.
+	state := t.TempDir()
+	cmd.Env = append(os.Environ(), e2eEnv+"=1", "GORACE="+race, "XDG_STATE_HOME="+state,
+		"XDG_RUNTIME_DIR="+filepath.Join(state, "run"), standaloneEnv+"=1")
 	return cmd
 }
 

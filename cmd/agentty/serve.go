@@ -6,16 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"golang.org/x/term"
 
-	"github.com/agentty/agentty/internal/config"
 	core "github.com/agentty/agentty/internal/server"
 )
 
@@ -32,53 +29,26 @@ Waiting for MCP messages on stdin (Ctrl+C to quit).
 func serve(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	logLevel := fs.String("log-level", "info", "log level on stderr: debug, info, warn, error")
-	maxSessions := fs.Int("max-sessions", core.DefaultMaxSessions, "most sessions kept at once (running and exited)")
-	memory := fs.String("session-memory", "16MiB", "output kept in memory per session (e.g. 512KiB, 16MiB, 1GiB)")
-	ttl := fs.Duration("exited-ttl", core.DefaultExitedTTL, "exited sessions are removed after this long (0: default, negative: never)")
-	grace := fs.Duration("kill-grace", 2*time.Second, "on shutdown, time between SIGTERM and SIGKILL")
+	e := registerEngine(fs)
 	var hf httpFlags
 	hf.register(fs)
-	lim := limitFlags(fs)
-	sshf := addSSHFlags(fs)
-	sf := storeFlags(fs)
-	nodeBin := fs.String("node-binary", "", "static agentty copied into containers for host docker://NAME (default: this binary, which must then be static: CGO_ENABLED=0)")
-	lease := fs.Duration("lease-timeout", 30*time.Second, "a person at a session's terminal (attach, web) keeps the keyboard this long after their last key")
-	toolSel := fs.String("tools", "all", "tools offered to clients: all, or a comma-separated list of groups ("+core.ToolGroups()+") and tool names")
-	screens := fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)")
-	cfg, err := config.Load(fs, args, nil)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) && errors.Is(err, config.ErrConfig) {
-			fmt.Fprintf(stderr, "agentty serve: %v\n", err)
-		}
-		return 2
+	df := registerDaemonClient(fs)
+	if code, ok := e.load("serve", args, stderr); !ok {
+		return code
 	}
-	stOpts, err := sf.options()
+	logger, err := e.logger(stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
 		return 2
 	}
-	limit, err := parseBytes(*memory)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentty serve: -session-memory: %v\n", err)
-		return 2
-	}
-	dataDir, err := sf.dir()
+	scfg, err := e.coreConfig(logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
 		return 2
 	}
-	gate, err := gateOptions(fs, cfg, lim)
-	if err != nil {
-		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
-		return 2
+	if hf.addr == "" && !df.standalone {
+		return serveViaDaemon(e, df, args, logger, stderr)
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		fmt.Fprintf(stderr, "agentty serve: -log-level: %v\n", err)
-		return 2
-	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	var tr core.Transport = core.Stdio{}
 	if hf.addr != "" {
 		httpOpts, err := hf.options(logger)
@@ -87,23 +57,6 @@ func serve(args []string, stderr io.Writer) int {
 			return 2
 		}
 		tr = core.HTTP{Options: *httpOpts}
-	}
-	var sshSec sshSection
-	if err := cfg.Section("ssh", &sshSec); err != nil {
-		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
-		return 2
-	}
-	scfg := core.Config{Version: version, Logger: logger,
-		Sessions: &core.SessionConfig{MaxSessions: *maxSessions, OutputLimit: limit, ExitedTTL: *ttl, KillGrace: *grace,
-			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*screens, LeaseTimeout: *lease},
-		MaxInputBytes: gate.maxInput, MaxReadBytes: gate.maxRead, Policy: gate.policy, Audit: gate.audit,
-		SSH: sshf.options(sshSec), NodeBinary: *nodeBin, Startup: startup(fs, cfg), Tools: strings.Split(*toolSel, ",")}
-	if dataDir != "" {
-		stOpts.Dir = dataDir
-		scfg.Store = &stOpts
-	}
-	if exe, err := os.Executable(); err == nil {
-		scfg.Guard = &core.GuardConfig{Exe: exe, Args: []string{guardCommand}}
 	}
 
 	// The guard starts in core.New, after the signal handlers: once it

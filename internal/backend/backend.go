@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/ports"
 )
 
 // Errors callers branch on.
@@ -119,4 +120,7 @@ type Process interface {
 	Termios() (unix.Termios, error)
 	// InputWaits says how input waits are decided for this process.
 	InputWaits() InputWaits
+	// Listening lists the sockets the program's tree listens on, from the
+	// kernel's socket tables; ports.ErrUnsupported where they cannot be read.
+	Listening() ([]ports.Socket, error)
 }

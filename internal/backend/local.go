@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/agentty/agentty/internal/ports"
 	"github.com/agentty/agentty/internal/proctree"
 )
 
@@ -18,6 +19,8 @@ import (
 type localTree struct {
 	pid    int    // cmd.Process.Pid, kept: Release clears it
 	marker string // Spec.Marker
+	// ports keeps the last scan of listening sockets (see listening.go).
+	ports ports.Scanner
 }
 
 func (t *localTree) PID() int     { return t.pid }

@@ -31,12 +31,13 @@ type Config struct {
 // Results is everything one bench run measured; -json prints it as is,
 // so its field names are a stable, machine-readable record of a run.
 type Results struct {
-	Command string   `json:"command"`
-	Env     Env      `json:"env"`
-	REPL    REPL     `json:"repl"`
-	Ingest  []Ingest `json:"ingest"`
-	Memory  Memory   `json:"memory"`
-	Cold    Latency  `json:"cold_start"`
+	Command string     `json:"command"`
+	Env     Env        `json:"env"`
+	REPL    REPL       `json:"repl"`
+	Daemon  DaemonREPL `json:"daemon_repl"`
+	Ingest  []Ingest   `json:"ingest"`
+	Memory  Memory     `json:"memory"`
+	Cold    Latency    `json:"cold_start"`
 	// ToolsListBytes is the tools/list result as JSON: what every
 	// conversation reads into the model's context.
 	ToolsListBytes int      `json:"tools_list_bytes"`
@@ -129,6 +130,13 @@ func Run(ctx context.Context, cfg Config) *Results {
 	if res.REPL.Mismatches > 0 {
 		fail("repl", fmt.Errorf("%d replies were not the expected output", res.REPL.Mismatches))
 	}
+	progress("REPL round trips, standalone and through the daemon")
+	if res.Daemon, err = rn.daemonREPL(ctx, cfg.N); err != nil {
+		fail("daemon repl", err)
+	}
+	if res.Daemon.Mismatches > 0 {
+		fail("daemon repl", fmt.Errorf("%d replies were not the expected output", res.Daemon.Mismatches))
+	}
 	progress("ingest throughput")
 	if res.Ingest, err = rn.ingest(ctx, cfg.Size); err != nil {
 		fail("ingest", err)
@@ -154,6 +162,14 @@ func (r *Results) Print(w io.Writer) {
 	fmt.Fprintf(tw, "reply mismatches\t\t%d\t\t\t\t\t\n", r.REPL.Mismatches)
 	tw.Flush()
 	fmt.Fprintln(w)
+
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "REPL round trip, pty (ms), alternating\tn\tmedian\tp95\tp99\tmin\tmax\t")
+	row("serve -standalone", r.Daemon.Standalone)
+	row("serve through the daemon (relay + socket)", r.Daemon.Daemon)
+	fmt.Fprintf(tw, "relay overhead (daemon − standalone)\t\t%.2f\t%.2f\t\t\t\t\n", r.Daemon.OverheadMedianMs, r.Daemon.OverheadP95Ms)
+	tw.Flush()
+	fmt.Fprintf(w, "(VmRSS: the relaying serve %d KiB per client; the daemon with its one session %d KiB)\n\n", r.Daemon.RelayKiB, r.Daemon.DaemonKiB)
 
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Ingest\tprogram bytes\tcounted bytes\tseconds\tMB/s\tdisk bytes\twrite amp.\tgap bytes\t")

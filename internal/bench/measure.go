@@ -72,7 +72,7 @@ func (rn *runner) server(ctx context.Context, extra ...string) (*mcp.ClientSessi
 	if !slices.Contains(extra, "-data-dir") {
 		extra = append([]string{"-no-store"}, extra...)
 	}
-	cmd := exec.Command(rn.exe, append([]string{"serve", "-log-level", "warn"}, extra...)...)
+	cmd := exec.Command(rn.exe, append([]string{"serve", "-standalone", "-log-level", "warn"}, extra...)...)
 	cmd.Stderr = os.Stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "agentty-bench", Version: rn.version}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)

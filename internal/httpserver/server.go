@@ -1,7 +1,8 @@
 // Package httpserver serves agentty's MCP server to remote clients over
 // HTTP: MCP streamable HTTP at /mcp (the current and older protocol
 // revisions, through the go-sdk handler), the legacy HTTP+SSE transport at
-// /sse, and /healthz for supervisors.
+// /sse, /healthz for supervisors, and the person's live web view at / with
+// the console API under /v1/ (internal/web).
 //
 // It is safe by default: it refuses to listen beyond loopback unless a
 // bearer token is configured, checks the token on every MCP route in
@@ -29,6 +30,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentty/agentty/internal/web"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -75,6 +77,19 @@ type Options struct {
 	// DefaultFDReserve for sessions.
 	MaxConns, MaxConnsPerIP int
 	Logger                  *slog.Logger
+	// Console is the person's console API, mounted under /v1/ behind the
+	// web login cookie or the token (nil: those routes answer 503). The
+	// web view's page is served at / either way.
+	Console http.Handler
+	// WebOnly serves the web view and /healthz but not MCP (/mcp, /sse),
+	// and hands out login URLs only to clients with the token: a daemon's
+	// -web listener, whose MCP clients and login requests come over its
+	// uid-checked socket.
+	WebOnly bool
+	// Logins issues and redeems the web view's one-time login URLs (nil:
+	// the server's own). A daemon shares one with its socket, which issues
+	// them with Logins.Handler; New records the server's URL in it.
+	Logins *web.Logins
 }
 
 // Server is a listening HTTP front end for one *mcp.Server.
@@ -177,6 +192,10 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 		ln = tls.NewListener(ln, tlsConf)
 	}
 	s := &Server{mcp: srv, opts: opts, log: log, ln: ln, lim: lim}
+	if s.opts.Logins == nil {
+		s.opts.Logins = web.NewLogins()
+	}
+	s.opts.Logins.Serving(s.URL())
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	srv.AddReceivingMiddleware(s.bindCall)
 	s.http = &http.Server{
@@ -203,9 +222,11 @@ func (s *Server) URL() string {
 	return scheme + "://" + s.ln.Addr().String()
 }
 
-// handler routes /mcp, /sse and /healthz. Every MCP route is checked in
-// this order: Origin (403), bearer token (401), then the SDK's own Host
-// check (403) and protocol handling.
+// handler routes /mcp, /sse, /healthz, and everything else to the web view
+// (the page at /, the console API under /v1/). Every MCP route is checked
+// in this order: Origin (403), bearer token (401), then the SDK's own Host
+// check (403) and protocol handling; the web view's routes: Origin (403),
+// then the login cookie or bearer token (401).
 func (s *Server) handler(origins originSet) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return s.mcp }
 	// go-sdk v1.8.0 serves 2026-07-28 only from a stateless handler and the
@@ -227,9 +248,13 @@ func (s *Server) handler(origins originSet) http.Handler {
 		return checkOrigin(origins, requireToken(s.opts.Token, stampRemote(h)))
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(streamable))
-	mux.Handle("/sse", guard(markStream(sse)))
+	if !s.opts.WebOnly {
+		mux.Handle("/mcp", guard(streamable))
+		mux.Handle("/sse", guard(markStream(sse)))
+	}
 	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.Handle("/", checkOrigin(origins, web.Handler(web.Options{Console: s.opts.Console, Logins: s.opts.Logins,
+		Token: s.opts.Token, OpenLogin: !s.opts.WebOnly, Secure: s.opts.TLSCert != "", BaseURL: s.URL(), Logger: s.log})))
 	return mux
 }
 

@@ -12,10 +12,10 @@ var backendSide = []string{"internal/backend", "internal/proctree", "internal/ss
 
 // cmdMayImport are the packages cmd/agentty may import: the server core,
 // the benchmark (its own front end), configuration loading and the tool-call
-// helper of the client subcommand.
+// helper of the client subcommand, and the daemon socket's client side.
 // The console client (ls, attach, logs, kill, export) imports no engine.
 var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall",
-	"internal/console/client"}
+	"internal/console/client", "internal/daemon"}
 
 // frontEnds are the packages that speak MCP; everything else under
 // internal/ is engine and must not depend on a protocol package.

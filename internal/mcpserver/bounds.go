@@ -31,6 +31,9 @@ func inputSchema[In any]() *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("input schema of %T: %v", *new(In), err)) // a programming error, found by every test
 	}
+	if p := s.Properties["until_listening"]; p != nil {
+		p.Type, p.Types = "", []string{"boolean", "integer"}
+	}
 	for name, p := range s.Properties {
 		n, ok := maxLen[name]
 		switch {

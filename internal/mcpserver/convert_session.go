@@ -16,7 +16,7 @@ func sessionInfo(in record.Info) SessionInfo {
 		ExitCode: in.ExitCode, Signal: in.Signal, EndedBy: in.EndedBy, StartedAt: in.StartedAt, ExitedAt: in.ExitedAt,
 		UptimeMs: in.UptimeMs, IdleMs: in.IdleMs, Bytes: in.Bytes, Lines: in.Lines, Retained: in.Retained,
 		Evicted: in.Evicted, TUI: in.TUI, Rows: in.Rows, Cols: in.Cols, Host: in.Host,
-		LostAt: in.LostAt, LostReason: in.LostReason, Holder: in.Holder}
+		LostAt: in.LostAt, LostReason: in.LostReason, Holder: in.Holder, Listening: sockets(in.Listening)}
 	if in.Readers != nil {
 		out.Readers = make([]ReaderInfo, len(in.Readers))
 		for i, r := range in.Readers {

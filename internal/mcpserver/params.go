@@ -75,9 +75,15 @@ func (w WaitParams) options(d waitDefaults) (session.WaitOptions, error) {
 		}
 		o.Until = re
 	}
-	on, err := returnOn(w.ReturnOn, onMatch, onInput, onSettle, onExit)
+	on, err := returnOn(w.ReturnOn, onMatch, onInput, onSettle, onExit, onListen)
 	if err != nil {
 		return o, err
+	}
+	if o.Listen, err = w.listenWait(on); err != nil {
+		return o, err
+	}
+	if o.Listen != nil && w.SettleMs == nil && w.ReturnOn == nil {
+		on[onSettle] = false // a server starting up may pause before it listens
 	}
 	switch {
 	case o.Until != nil && !on[onMatch]:

@@ -47,6 +47,9 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 	}
 	t.recordStart(req, s)
 	w.SettleFromStart = true
+	if w.Listen != nil {
+		w.Listen.FromStart = true
+	}
 	stop := ReportProgress(ctx, req, s)
 	r, err := s.Read(ctx, session.Cursor{}, w, ro)
 	stop()

@@ -10,7 +10,9 @@ type WaitParams struct {
 	TimeoutMs *int     `json:"timeout_ms,omitempty" jsonschema:"hard deadline in ms (cap 60000); 0 = do not wait"`
 	Until     string   `json:"until,omitempty" jsonschema:"RE2 regex over new clean output (multi-line): return on a match"`
 	SettleMs  *int     `json:"settle_ms,omitempty" jsonschema:"return after this many quiet ms; 0 = off"`
-	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"what ends the wait besides timeout_ms (default all): match, input, settle, exit"`
+	ReturnOn  []string `json:"return_on,omitempty" jsonschema:"what ends the wait besides timeout_ms (default all): match, input, settle, exit, listening"`
+	// UntilListening is true or a port number (schema set in bounds.go).
+	UntilListening any `json:"until_listening,omitempty" jsonschema:"return when the program listens: true = any new socket, a number = that port; turns settle off"`
 }
 
 // ReadParams shape the output a reading tool returns.
@@ -99,6 +101,7 @@ type ReadResult struct {
 	ElapsedMs   float64  `json:"elapsed_ms"`
 	LostReason  string   `json:"lost_reason,omitempty" jsonschema:"state lost: why the remote connection ended"`
 	TUI         bool     `json:"tui,omitempty" jsonschema:"the program draws a full-screen interface (alternate screen): read_screen shows it"`
+	Listening   []Socket `json:"listening,omitempty" jsonschema:"listen waits: the sockets that ended the wait (reason listening), else all the program listens on"`
 	Hint        string   `json:"hint,omitempty"`
 }
 
@@ -190,6 +193,7 @@ type SessionInfo struct {
 	Holder      string       `json:"holder,omitempty" jsonschema:"a person typing (attach, web): input is refused until they stop"`
 	LostAt      *time.Time   `json:"lost_at,omitempty"`
 	LostReason  string       `json:"lost_reason,omitempty"`
+	Listening   []Socket     `json:"listening,omitempty" jsonschema:"sockets the session's processes listen on"`
 }
 
 // ReaderInfo describes a cursor for get_session_info.

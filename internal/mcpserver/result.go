@@ -14,7 +14,7 @@ func readResult(s *session.Session, r session.Result) ReadResult {
 		Reason: string(r.Wait.Reason), State: string(r.Wait.State), StateDetail: r.Wait.Detail, Match: r.Wait.Match,
 		Cursor: r.Output.Next, Line: r.Output.Line, Lines: r.Output.Lines, Truncated: r.Output.Truncated,
 		Omitted: omitted(r.Output.Omitted), HasMore: r.Output.HasMore, LostBytes: r.Output.LostBytes, LostLines: r.Output.LostLines,
-		ElapsedMs: float64(r.Wait.Elapsed.Microseconds()) / 1000, TUI: s.TUI(),
+		ElapsedMs: float64(r.Wait.Elapsed.Microseconds()) / 1000, TUI: s.TUI(), Listening: sockets(r.Wait.Listening),
 	}
 	if om := r.Output.Omitted; om != nil {
 		head, tail := out.Output[:r.Output.Cut], out.Output[r.Output.Cut:]
@@ -61,6 +61,7 @@ func (r ReadResult) Text() string {
 	}
 	fmt.Fprintf(&b, "[%s %s", r.SessionID, r.State)
 	writeEnding(&b, r.ExitCode, r.Signal, r.Reason, r.Match)
+	writeListening(&b, r.Listening)
 	fmt.Fprintf(&b, " | cursor=%d line=%d", r.Cursor, r.Line)
 	if r.ReaderID != 0 {
 		fmt.Fprintf(&b, " reader=%d", r.ReaderID)

@@ -74,8 +74,10 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	subs := newSubscriptions(mgr, logger)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
-		&mcp.ServerOptions{Instructions: instructions})
+		&mcp.ServerOptions{Instructions: instructions, SubscribeHandler: subs.subscribe, UnsubscribeHandler: subs.unsubscribe})
+	subs.srv = srv
 	t := &tools{mgr: mgr, log: logger, shells: o.Shells, runner: o.Runner,
 		gate:  gate.New(gate.Options{Policy: o.Policy, Audit: o.Audit, MaxInputBytes: mgr.MaxInputBytes(), MaxReadBytes: o.MaxReadBytes, Logger: logger}),
 		hosts: o.Hosts, store: o.Store, remote: o.Remote}
@@ -85,6 +87,8 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 		mgr.ExplainMissing(t.pastSessionErr)
 	}
 	t.register(srv)
+	t.subs = subs
+	t.registerResources(srv)
 	srv.AddReceivingMiddleware(capReplies(logger))
 	return srv
 }
@@ -103,4 +107,6 @@ type tools struct {
 
 	// cat is every session of mgr and store, live and recorded.
 	cat *catalog.Catalog
+	// subs are the clients' resource subscriptions (resource_subs.go).
+	subs *subscriptions
 }

@@ -38,6 +38,7 @@ func infoLine(in SessionInfo) string {
 	if in.TUI {
 		b.WriteString(" tui")
 	}
+	writeListening(&b, in.Listening)
 	if in.Name != "" && in.Name != in.Command {
 		fmt.Fprintf(&b, " name=%s", in.Name)
 	}

@@ -15,7 +15,7 @@ import (
 var toolGroups = map[string][]string{
 	"core": {"start_process", "send_input", "read_output", "list_sessions", "get_session_info",
 		"terminate_process", "resize_pty", "delete_session", "register_reader", "unregister_reader",
-		"read_screen", "get_policy"},
+		"read_screen", "get_policy", "wait_sessions"},
 	"shell":   {"open_shell", "exec_command", "await_command", "retry_command", "diff_commands", "write_file", "run_command"},
 	"history": {"get_history", "search_output", "list_messages", "get_message"},
 	"ssh":     {"list_hosts"},

@@ -15,7 +15,7 @@ func TestSelectTools_Groups(t *testing.T) {
 	all := []string{"await_command", "delete_session", "diff_commands", "exec_command", "get_history", "get_message",
 		"get_policy", "get_session_info", "list_hosts", "list_messages", "list_sessions", "open_shell", "read_output",
 		"read_screen", "register_reader", "resize_pty", "retry_command", "run_command", "search_output", "send_input",
-		"start_process", "terminate_process", "unregister_reader", "write_file"}
+		"start_process", "terminate_process", "unregister_reader", "wait_sessions", "write_file"}
 	for _, tc := range []struct {
 		sel  []string
 		want []string
@@ -23,7 +23,7 @@ func TestSelectTools_Groups(t *testing.T) {
 		{nil, all},
 		{[]string{"all"}, all},
 		{[]string{"core"}, []string{"delete_session", "get_policy", "get_session_info", "list_sessions", "read_output", "read_screen",
-			"register_reader", "resize_pty", "send_input", "start_process", "terminate_process", "unregister_reader"}},
+			"register_reader", "resize_pty", "send_input", "start_process", "terminate_process", "unregister_reader", "wait_sessions"}},
 		{[]string{"shell", " get_history"}, []string{"await_command", "diff_commands", "exec_command", "get_history", "open_shell",
 			"retry_command", "run_command", "write_file"}},
 		{[]string{"history", "ssh"}, []string{"get_history", "get_message", "list_hosts", "list_messages", "search_output"}},

@@ -6,7 +6,11 @@
 // here is shaped for a protocol.
 package record
 
-import "time"
+import (
+	"time"
+
+	"github.com/agentty/agentty/internal/ports"
+)
 
 // Mode selects how a program's bytes travel.
 type Mode string
@@ -57,6 +61,9 @@ type Info struct {
 	// Holder is who holds the keyboard ("attach", "web": a person typing;
 	// agents' input is refused meanwhile), "" when nobody does.
 	Holder string
+	// Listening are the sockets the session's processes listen on (live
+	// sessions whose host can list them).
+	Listening []ports.Socket
 
 	// LostAt and LostReason are set with StateLost: a session recorded as
 	// running whose process or connection is gone (LostAt is when agentty

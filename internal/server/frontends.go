@@ -45,11 +45,12 @@ func (t HTTP) Serve(ctx context.Context, ep Endpoint) error {
 	if o.Logger == nil {
 		o.Logger = ep.Logger
 	}
+	o.Console = ep.Console
 	hs, err := httpserver.New(ep.MCP, &o)
 	if err != nil {
 		return startError{err}
 	}
 	ep.Logger.Info("agentty serving MCP over HTTP", "version", ep.Version, "pid", os.Getpid(),
-		"url", hs.URL()+"/mcp", "sse", hs.URL()+"/sse", "auth", o.Token != "")
+		"url", hs.URL()+"/mcp", "sse", hs.URL()+"/sse", "web", hs.URL()+"/", "auth", o.Token != "")
 	return hs.Serve(ctx)
 }

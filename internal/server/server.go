@@ -116,7 +116,7 @@ func New(cfg Config) (*Server, error) {
 		MaxReadBytes: cfg.MaxReadBytes, Hosts: pool, Remote: pool, Store: st,
 		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start)})
 	_ = mcpserver.SelectTools(s.mcp, cfg.Tools) // checked above
-	s.mcp.AddReceivingMiddleware(endCalls)
+	s.mcp.AddReceivingMiddleware(endCalls, clientDir)
 	s.console = console.New(consoleEngine{mgr: mgr, store: st, audit: aud}, &console.Options{Logger: log})
 	return s, nil
 }

@@ -21,6 +21,7 @@ func (s *Session) Info() record.Info {
 	in.Rows, in.Cols = s.proc.Size()
 	in.Host = s.Host()
 	in.TUI = s.TUI()
+	in.Listening = s.Listening()
 	end := time.Now()
 	s.mu.Lock()
 	if s.status != nil {

@@ -99,6 +99,9 @@ type Manager struct {
 	// missing words an id Get does not hold (see ExplainMissing); guarded
 	// by mu, called without it.
 	missing func(id string) error
+
+	changes  broadcast    // closed and replaced when a session starts, exits or is deleted (events.go)
+	watching atomic.Int64 // running WatchEvents calls
 }
 
 // NewManager returns a Manager. Close it to kill every process it started.
@@ -262,6 +265,7 @@ func (m *Manager) adopt(s *Session) (*Session, error) {
 			s.feedScreen()
 		}()
 	}
+	m.changes.notify()
 	m.log.Info("session started", "session", s.ID, "pid", s.PID(), "host", s.Host(), "mode", string(s.Mode), "command", s.Command)
 	return s, nil
 }
@@ -287,6 +291,7 @@ func (m *Manager) exited(s *Session) {
 	st := s.Status()
 	m.log.Info("session exited", "session", s.ID, "code", st.Code, "signal", st.Signal)
 	s.disarmLimits()
+	m.changes.notify()
 	if m.cfg.OnExit != nil {
 		m.cfg.OnExit(s)
 	}
@@ -386,6 +391,7 @@ func (m *Manager) Delete(id string) error {
 	_ = s.proc.Terminate(context.Background(), 0)
 	s.log.CloseWrite()
 	s.release()
+	m.changes.notify()
 	m.log.Info("session deleted", "session", s.ID)
 	return nil
 }

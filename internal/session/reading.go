@@ -56,6 +56,13 @@ func (s *Session) Read(ctx context.Context, c Cursor, w WaitOptions, ro ReadOpti
 		}
 	}
 	w.Raw, w.Streams = ro.Raw, ro.Streams
+	if w.Listen != nil {
+		l := *w.Listen
+		if err := s.prepareListen(&l); err != nil {
+			return Result{}, err
+		}
+		w.Listen = &l
+	}
 	res := Result{Reader: c.Reader}
 	res.Wait = s.Wait(ctx, from, w)
 	if explicit {

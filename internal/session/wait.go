@@ -20,6 +20,7 @@ import (
 
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/ports"
 	"github.com/agentty/agentty/internal/record"
 )
 
@@ -35,6 +36,7 @@ const (
 	ReasonTimeout   Reason = "timeout"
 	ReasonNoWait    Reason = "no_wait"
 	ReasonCancelled Reason = "cancelled"
+	ReasonListening Reason = "listening"
 )
 
 // MaxWait caps every wait: MCP clients cut calls at about 60 s.
@@ -70,6 +72,8 @@ type WaitOptions struct {
 	// output: once nothing in it ran for Settle, it settles like one that
 	// printed and went quiet.
 	SettleFromStart bool
+	// Listen, when set, ends the wait once the program listens (listen.go).
+	Listen *ListenWait
 }
 
 // WaitResult tells why a wait ended and what the program was doing.
@@ -79,6 +83,9 @@ type WaitResult struct {
 	State   record.State // running, awaiting_input, awaiting_password, exited
 	Detail  string       // how the state was decided
 	Elapsed time.Duration
+	// Listening: with ReasonListening the sockets that ended the wait; after
+	// any other end of a listen wait, every socket listening then.
+	Listening []ports.Socket
 }
 
 // inputGate remembers the program's scheduling fingerprint from just before
@@ -135,6 +142,9 @@ func (s *Session) Wait(ctx context.Context, from int64, o WaitOptions) WaitResul
 	start := time.Now()
 	res := s.wait(ctx, from, o, start)
 	res.Elapsed = time.Since(start)
+	if o.Listen != nil && res.Reason != ReasonListening {
+		res.Listening = s.Listening()
+	}
 	if res.State == "" {
 		st, p := s.State()
 		res.State, res.Detail = st, p.Detail
@@ -181,6 +191,10 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	var idleFP uint64
 	idleSince := start
 	probeAt, probeDelay := start, minProbe
+	var lw *listenWatch
+	if o.Listen != nil {
+		lw = newListenWatch(*o.Listen, start, st.End)
+	}
 	timer := time.NewTimer(o.Timeout)
 	defer timer.Stop()
 	for {
@@ -201,6 +215,13 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			return WaitResult{Reason: ReasonExited, State: s.endState()}
 		}
 		next := deadline
+		if lw != nil {
+			ss, ok, at := lw.poll(s, now, st.End)
+			if ok {
+				return WaitResult{Reason: ReasonListening, Listening: ss}
+			}
+			next = earliest(next, at)
+		}
 		if probing := !o.IgnoreInput || (idle && !sawNew); probing {
 			if !now.Before(probeAt) {
 				// Blocked on input first, then quiet: the block happened after
@@ -216,12 +237,15 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 							return WaitResult{Reason: ReasonMatched, Match: txt}
 						}
 					}
+					if lw != nil && lw.found != nil { // found during its linger: the wait was for it
+						return WaitResult{Reason: ReasonListening, Listening: lw.found}
+					}
 					return WaitResult{Reason: ReasonAwaiting, State: stateOf(p.State), Detail: p.Detail}
 				}
 				probeAt = now.Add(probeDelay)
 				probeDelay = min(probeDelay*2, maxProbe)
 			}
-			next = probeAt
+			next = earliest(next, probeAt)
 		}
 		if o.Settle > 0 && (sawNew || idle) {
 			settleAt := lastOut.Add(o.Settle)

@@ -12,6 +12,11 @@
 #                      SIGCONT to SID if it ignores SIGTERM (as an
 #                      interactive shell does: its terminal's hang-up)
 #   C SID MARKER       count those processes -> ok COUNT
+#   L ROOT             the sockets ROOT's tree listens on -> ok, then per
+#                      process with sockets "p PID LEN COMM" and "i INODE"
+#                      for each, then the table rows holding those inodes:
+#                      "n TABLE LOCAL ST INODE" (tcp, tcp6, udp, udp6) and
+#                      "u FLAGS TYPE ST INODE LEN PATH" (unix)
 # It only reads /proc and sends signals; it never polls on its own.
 exec 2>/dev/null
 LC_ALL=C # ${#x} counts bytes
@@ -252,6 +257,46 @@ tree() {
 	done
 }
 
+# listening ROOT: the sockets of ROOT's tree, for ports.Parse.
+listening() {
+	members "$1"
+	O= INOS= NP=
+	for P in $MEMBERS; do
+		I=
+		for W in $(ls -l "/proc/$P/fd" 2>/dev/null); do
+			case $W in socket:\[*\]) W=${W#socket:\[}; I="$I ${W%\]}" ;; esac
+		done
+		[ -n "$I" ] || continue
+		read -r L <"/proc/$P/stat" || continue
+		C=${L#*(}
+		C=${C%)*}
+		O="$O p $P ${#C} $C"
+		for W in $I; do O="$O i $W"; done
+		INOS="$INOS$I"
+		[ -n "$NP" ] || NP=$P
+	done
+	T=
+	if [ -n "$NP" ]; then
+		FS=
+		for W in tcp tcp6 udp udp6 unix; do
+			[ -r "/proc/$NP/net/$W" ] && FS="$FS /proc/$NP/net/$W"
+		done
+		T=$(LC_ALL=C awk -v want="$INOS" '
+			BEGIN { n = split(want, a, " "); for (i = 1; i <= n; i++) w[a[i]] = 1 }
+			FNR == 1 { t = FILENAME; sub(/.*\//, "", t); next }
+			t == "unix" {
+				if ($7 in w) {
+					p = ""
+					for (i = 8; i <= NF; i++) p = p (i > 8 ? " " : "") $i
+					printf " u %s %s %s %s %d %s", $4, $5, $6, $7, length(p), p
+				}
+				next
+			}
+			($10 in w) { printf " n %s %s %s %s", t, $2, $4, $10 }' $FS)
+	fi
+	printf 'ok%s%s\n' "$O" "$T"
+}
+
 while read -r CMD A B C; do
 	case $CMD in
 	P) probe "$A" ;;
@@ -269,6 +314,7 @@ while read -r CMD A B C; do
 		set -- $PIDS
 		echo "ok $#"
 		;;
+	L) listening "$A" ;;
 	C)
 		tree "$A" "$B"
 		set -- $PIDS

@@ -16,6 +16,7 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/ports"
 )
 
 // Options shape a scripted process.
@@ -66,6 +67,10 @@ type Process struct {
 	signals     []syscall.Signal // guarded by mu
 	terminated  []time.Duration  // guarded by mu; the grace of each Terminate
 	rows, cols  int              // guarded by mu
+
+	lmu       sync.Mutex
+	listening []ports.Socket // guarded by lmu; what Listening returns
+	listenErr error          // guarded by lmu
 }
 
 var _ backend.Process = (*Process)(nil)

@@ -1,0 +1,378 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// listed is list_sessions' structured result, as far as these tests look.
+type listed struct {
+	Sessions []sessionInfo `json:"sessions"`
+}
+
+func (l listed) state(id string) string {
+	for _, s := range l.Sessions {
+		if s.ID == id {
+			return s.State
+		}
+	}
+	return ""
+}
+
+// startPython starts a python3 REPL and waits for its prompt.
+func startPython(t *testing.T, s *server) string {
+	t.Helper()
+	var r readResult
+	s.call("start_process", map[string]any{"argv": []string{"python3", "-q"}, "until": ">>> "}, &r)
+	if !strings.Contains(r.Output, ">>> ") {
+		t.Fatalf("no python prompt: %+v", r)
+	}
+	return r.SessionID
+}
+
+func TestDaemon_SessionsOutliveServe(t *testing.T) {
+	t.Parallel()
+	h := newDaemonHome(t)
+	s1 := h.serve(t, nil)
+	id := startPython(t, s1)
+	// A second reader reads to the prompt; the default reader then sends a
+	// line and reads its answer.
+	var reg struct {
+		ReaderID int `json:"reader_id"`
+	}
+	s1.call("register_reader", map[string]any{"session_id": id}, &reg)
+	var r7 readResult
+	s1.call("read_output", map[string]any{"session_id": id, "reader_id": reg.ReaderID, "timeout_ms": 10000, "until": ">>> "}, &r7)
+	var sent readResult
+	s1.call("send_input", map[string]any{"session_id": id, "text": "print(6*7)", "enter": true, "until": "42\r\n>>> "}, &sent)
+	daemonPID := h.status(t).PID
+	killServe(t, s1)
+
+	s2 := h.serve(t, nil)
+	var l listed
+	s2.call("list_sessions", map[string]any{}, &l)
+	if got := l.state(id); got == "" || got == "exited" {
+		t.Fatalf("after the first serve was killed, list_sessions shows %s as %q: %+v", id, got, l)
+	}
+	// The second reader continues where it stopped: the line sent
+	// meanwhile, its answer.
+	var next readResult
+	s2.call("read_output", map[string]any{"session_id": id, "reader_id": reg.ReaderID, "timeout_ms": 10000, "until": "42\r\n>>> "}, &next)
+	if next.Output != "42\n>>> " {
+		t.Errorf("the second reader after reattaching read %q, want the answer to the line sent before the kill", next.Output)
+	}
+	if next.Cursor != sent.Cursor {
+		t.Errorf("the second reader ends at cursor %d, the default reader ended at %d", next.Cursor, sent.Cursor)
+	}
+	s2.call("send_input", map[string]any{"session_id": id, "text": "print(x := 6*9)", "enter": true, "until": "54\r\n>>> "}, &sent)
+	if st := h.status(t); st.PID != daemonPID || st.Sessions != 1 || st.Clients != 1 {
+		t.Errorf("daemon status %+v, want pid %d, 1 session running, 1 client", st, daemonPID)
+	}
+}
+
+// TestDaemon_ClientDirectory: a session started without cwd runs in the
+// directory of the client's serve, as with a standalone serve, not in the
+// directory of the serve that happened to start the daemon.
+func TestDaemon_ClientDirectory(t *testing.T) {
+	t.Parallel()
+	h := newDaemonHome(t)
+	a, b := t.TempDir(), t.TempDir()
+	sa := h.serveIn(t, a, nil)
+	sb := h.serveIn(t, b, nil)
+	pwd := func(s *server, args map[string]any) string {
+		t.Helper()
+		args["argv"], args["mode"], args["return_on"] = []string{"pwd"}, "pipe", []string{"exit"}
+		var r readResult
+		s.call("start_process", args, &r)
+		return strings.TrimSpace(r.Output)
+	}
+	if got := pwd(sa, map[string]any{}); got != a {
+		t.Errorf("client in %s: pwd printed %q", a, got)
+	}
+	if got := pwd(sb, map[string]any{}); got != b {
+		t.Errorf("client in %s: pwd printed %q", b, got)
+	}
+	if got := pwd(sb, map[string]any{"cwd": a}); got != a {
+		t.Errorf("explicit cwd %s: pwd printed %q", a, got)
+	}
+	if ds := h.daemons(); len(ds) != 1 {
+		t.Fatalf("want both clients on one daemon, have %s", describe(ds))
+	}
+}
+
+func TestDaemon_KillDaemonLeavesNoChild(t *testing.T) {
+	t.Parallel()
+	h := newDaemonHome(t)
+	s := h.serve(t, nil)
+	_, ptyTag := s.startTree("pty")
+	_, pipeTag := s.startTree("pipe")
+	pid := h.status(t).PID
+	guard := waitGuard(t, pid)
+	s.killed = true // its daemon is gone: serve ends with an error
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitTagged(t, ptyTag, 0, goneWithin)
+	waitTagged(t, pipeTag, 0, goneWithin)
+	waitGone(t, guard)
+	// serve ends on its own, its client still connected: closing its stdin
+	// first would be a client ending at the same moment, a clean exit.
+	serve := s.cmd.Process.Pid
+	deadline := time.Now().Add(exitWithin)
+	for delay := time.Millisecond; !isZombie(serve); delay = min(delay*2, 50*time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve %d still running %v after its daemon was killed", serve, exitWithin)
+		}
+		time.Sleep(delay) // bounded poll: Wait is close's, so no exit event is ours
+	}
+	if st := s.close(); st.ExitCode() != 1 {
+		t.Errorf("serve ended with %v when its daemon was killed, want exit 1", st)
+	}
+	if log := readFile(t, s.stderr); !strings.Contains(log, "the daemon closed the connection") {
+		t.Errorf("serve's log does not say the daemon went away:\n%s", log)
+	}
+}
+
+func TestDaemon_IdleExit(t *testing.T) {
+	t.Parallel()
+	h := newDaemonHome(t)
+	s := h.serve(t, nil, "-idle", "200ms")
+	id := startPython(t, s)
+	pid := h.status(t).PID
+	if st := s.close(); st.ExitCode() != 0 {
+		t.Fatalf("serve ended with %v", st)
+	}
+	// A session runs: the daemon stays; a new client finds it.
+	s2 := h.serve(t, nil, "-idle", "200ms")
+	if st := h.status(t); st.PID != pid || st.Sessions != 1 {
+		t.Fatalf("with a session running the daemon changed or forgot it: %+v, want pid %d", st, pid)
+	}
+	s2.call("send_input", map[string]any{"session_id": id, "text": "exit()", "enter": true, "timeout_ms": 0}, nil)
+	var r readResult
+	s2.call("read_output", map[string]any{"session_id": id, "timeout_ms": 20000, "return_on": []string{"exit"}}, &r)
+	if r.State != "exited" {
+		t.Fatalf("python did not exit: %+v", r)
+	}
+	if st := s2.close(); st.ExitCode() != 0 {
+		t.Fatalf("serve ended with %v", st)
+	}
+	waitGone(t, pid)
+	if _, err := os.Stat(h.socket); !os.IsNotExist(err) {
+		t.Errorf("the idle daemon left its socket file: %v", err)
+	}
+	if log := h.log(t); !strings.Contains(log, "daemon idle: exiting") {
+		t.Errorf("daemon log does not say it left for idleness:\n%s", log)
+	}
+}
+
+func TestDaemon_OneDaemonPerSocket(t *testing.T) {
+	t.Parallel()
+	for i := range 5 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			h := newDaemonHome(t)
+			const clients = 4
+			servers := make([]*server, clients)
+			var wg sync.WaitGroup
+			for c := range clients {
+				wg.Go(func() { servers[c] = h.serve(t, nil) })
+			}
+			wg.Wait()
+			if t.Failed() {
+				return
+			}
+			if ds := h.daemons(); len(ds) != 1 {
+				t.Fatalf("%d serve processes started at once left %d daemons: %s", clients, len(ds), describe(ds))
+			}
+			id := startPython(t, servers[0])
+			var l listed
+			servers[clients-1].call("list_sessions", map[string]any{}, &l)
+			if l.state(id) == "" {
+				t.Errorf("a session started by one client is not listed by another: %+v", l)
+			}
+			if st := h.status(t); st.Clients != clients {
+				t.Errorf("daemon counts %d clients, want %d", st.Clients, clients)
+			}
+		})
+	}
+}
+
+func TestDaemon_ConfigDifference(t *testing.T) {
+	t.Parallel()
+	t.Run("busy daemon: refused, naming the setting", func(t *testing.T) {
+		t.Parallel()
+		h := newDaemonHome(t)
+		s := h.serve(t, nil)
+		startPython(t, s)
+		cmd := h.command(t, "serve", "-max-sessions", "7")
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+			t.Fatalf("serve with other settings: %v, want exit 1:\n%s", err, out)
+		}
+		for _, want := range []string{"max-sessions: daemon 64, this serve 7", "-standalone", "1 session running"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("the refusal does not say %q:\n%s", want, out)
+			}
+		}
+	})
+	t.Run("idle daemon: replaced", func(t *testing.T) {
+		t.Parallel()
+		h := newDaemonHome(t)
+		s := h.serve(t, nil, "-idle", "0")
+		old := h.status(t).PID
+		s.close()
+		s2 := h.serve(t, nil, "-max-sessions", "7")
+		st := h.status(t)
+		if st.PID == old || st.Settings["max-sessions"] != "7" {
+			t.Errorf("daemon after a serve with -max-sessions 7: pid %d (old %d), max-sessions %q", st.PID, old, st.Settings["max-sessions"])
+		}
+		waitGone(t, old)
+		s2.close()
+		if log := readFile(t, s2.stderr); !strings.Contains(log, "max-sessions: daemon 64, this serve 7") || !strings.Contains(log, "replacing it") {
+			t.Errorf("serve did not report the replaced daemon's settings:\n%s", log)
+		}
+	})
+}
+
+func TestDaemon_VersionMismatch(t *testing.T) {
+	t.Parallel()
+	old := []string{versionEnv + "=0.0.1"}
+	t.Run("older idle daemon: replaced", func(t *testing.T) {
+		t.Parallel()
+		h := newDaemonHome(t)
+		s := h.serve(t, old, "-idle", "0")
+		st := h.status(t)
+		if st.Version != "0.0.1" {
+			t.Fatalf("daemon version %q, want 0.0.1", st.Version)
+		}
+		s.close()
+		s2 := h.serve(t, nil)
+		now := h.status(t)
+		if now.Version != version || now.PID == st.PID {
+			t.Errorf("after a newer serve: daemon %s pid %d, want %s in a new process (old pid %d)", now.Version, now.PID, version, st.PID)
+		}
+		waitGone(t, st.PID)
+		s2.close()
+		if log := readFile(t, s2.stderr); !strings.Contains(log, "is agentty 0.0.1, older than this serve's "+version+", and idle: replacing it") {
+			t.Errorf("serve did not say it replaced the older daemon:\n%s", log)
+		}
+	})
+	t.Run("older busy daemon: used with a warning", func(t *testing.T) {
+		t.Parallel()
+		h := newDaemonHome(t)
+		s := h.serve(t, old)
+		id := startPython(t, s)
+		pid := h.status(t).PID
+		s2 := h.serve(t, nil)
+		var l listed
+		s2.call("list_sessions", map[string]any{}, &l)
+		if l.state(id) == "" || h.status(t).PID != pid {
+			t.Errorf("the newer serve did not use the busy older daemon: %+v", l)
+		}
+		s2.close()
+		if log := readFile(t, s2.stderr); !strings.Contains(log, "is agentty 0.0.1 and this serve is "+version+"; using it (1 session running") {
+			t.Errorf("serve did not warn about the older daemon:\n%s", log)
+		}
+	})
+}
+
+// testUser is the account the SSH tests use; here it is the other user
+// who must get nothing from the daemon.
+const testUser = "agentty-mcpt"
+
+func TestDaemon_RefusesOtherUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to create and become another user")
+	}
+	t.Parallel()
+	u, err := user.Lookup(testUser)
+	if err != nil {
+		if out, err := exec.Command("useradd", "-m", "-s", "/bin/bash", testUser).CombinedOutput(); err != nil {
+			if u, err = user.Lookup(testUser); err != nil {
+				t.Fatalf("useradd %s: %s", testUser, out)
+			}
+		}
+		if u, err = user.Lookup(testUser); err != nil {
+			t.Fatal(err)
+		}
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	// The other user runs a copy of this binary it may execute.
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "agentty-daemon-user-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyExe := filepath.Join(dir, "agentty")
+	if err := os.WriteFile(copyExe, bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	h := newDaemonHome(t)
+	h.serve(t, nil)
+	asOther := func(t *testing.T) (string, int) {
+		cmd := h.command(t, "daemon", "-status")
+		cmd.Path, cmd.Args[0] = copyExe, copyExe
+		cmd.Env = append(cmd.Env, "HOME="+u.HomeDir, "XDG_STATE_HOME=", "XDG_CONFIG_HOME=")
+		cmd.Dir = dir
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	t.Run("directory closed", func(t *testing.T) {
+		out, code := asOther(t)
+		if code != 1 || !strings.Contains(out, "permission denied") {
+			t.Errorf("another user reaching the socket in its 0700 directory: exit %d:\n%s", code, out)
+		}
+	})
+	t.Run("peer uid refused", func(t *testing.T) {
+		// Open the way (as a careless chmod would): the uid check alone
+		// must turn the other user away.
+		for _, p := range []string{filepath.Dir(filepath.Dir(h.socket)), filepath.Dir(h.socket)} {
+			if err := os.Chmod(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Chmod(h.socket, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		out, code := asOther(t)
+		// Closed at once: the client sees EOF, a reset or a broken pipe.
+		if code != 1 || !strings.Contains(out, "daemon socket:") || strings.Contains(out, "version") {
+			t.Errorf("another user connecting to the socket: exit %d, want the connection closed:\n%s", code, out)
+		}
+		if log := h.log(t); !strings.Contains(log, "refused a daemon socket connection from another user") || !strings.Contains(log, "uid="+u.Uid) {
+			t.Errorf("the daemon did not log the refusal:\n%s", log)
+		}
+		// The owner still gets in.
+		if st := h.status(t); st.Clients != 1 {
+			t.Errorf("daemon status for its owner: %+v", st)
+		}
+	})
+}

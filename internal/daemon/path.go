@@ -1,0 +1,55 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// SocketName is the socket's file name in its directory.
+const SocketName = "agentty.sock"
+
+// maxSocketPath is the longest path a unix socket address holds (sun_path
+// is 108 bytes with its terminating NUL).
+const maxSocketPath = 107
+
+// DefaultSocket is $XDG_RUNTIME_DIR/agentty/agentty.sock, or, without a
+// usable runtime directory, stateDir/run/agentty.sock (stateDir is the
+// transcript store's default directory, $XDG_STATE_HOME/agentty).
+func DefaultSocket(getenv func(string) string, stateDir string) (string, error) {
+	if d := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		return filepath.Join(d, "agentty", SocketName), nil
+	}
+	if stateDir == "" {
+		return "", errors.New("no runtime or state directory for the daemon socket; give -socket")
+	}
+	return filepath.Join(stateDir, "run", SocketName), nil
+}
+
+// prepareDir creates the socket's directory 0700 and checks it is ours and
+// closed to others: a socket in a directory others can write could be
+// replaced under us.
+func prepareDir(socket string) error {
+	if len(socket) > maxSocketPath {
+		return fmt.Errorf("socket path %s is %d bytes, over the %d a unix socket allows; give a shorter -socket", socket, len(socket), maxSocketPath)
+	}
+	dir := filepath.Dir(socket)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
+		return fmt.Errorf("socket directory %s belongs to uid %d, not to this user", dir, sys.Uid)
+	}
+	if st.Mode().Perm() != 0o700 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("socket directory %s: %w", dir, err)
+		}
+	}
+	return nil
+}

@@ -9,13 +9,13 @@ import "time"
 // parameters: passwords and passphrases come from the server's
 // configuration.
 type SSHParams struct {
-	Host             string `json:"host,omitempty" jsonschema:"run over SSH (user@host[:port], an ssh_config alias) or in a container (docker://CONTAINER)"`
+	Host             string `json:"host,omitempty" jsonschema:"run over SSH (user@host[:port], an ssh_config alias) or in a container (docker://CONTAINER, k8s://NAMESPACE/POD[/CONTAINER])"`
 	AcceptNewHostKey bool   `json:"accept_new_host_key,omitempty" jsonschema:"trust an unknown host key (a changed one is refused)"`
 }
 
 // HostInfo describes one SSH connection or container node for list_hosts.
 type HostInfo struct {
-	Host        string     `json:"host" jsonschema:"user@host:port or docker://CONTAINER"`
+	Host        string     `json:"host" jsonschema:"user@host:port, docker://CONTAINER or k8s://NAMESPACE/POD[/CONTAINER]"`
 	Alias       string     `json:"alias,omitempty" jsonschema:"the host argument it was opened with"`
 	State       string     `json:"state" jsonschema:"connected or lost"`
 	ConnectedAt time.Time  `json:"connected_at"`

@@ -37,7 +37,7 @@ func (t *tools) registerSSH(srv *mcp.Server) {
 	if t.hosts == nil {
 		return
 	}
-	add(srv, t.log, &mcp.Tool{Name: "list_hosts", Description: "List SSH connections and containers (docker://) in use, connected or lost, with their sessions.",
+	add(srv, t.log, &mcp.Tool{Name: "list_hosts", Description: "List SSH connections and containers (docker://, k8s://) in use, connected or lost, with their sessions.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.listHosts)
 }
 

@@ -19,6 +19,7 @@ import (
 var bareParams = map[string][]string{
 	"start_process": jsonNames(reflect.TypeFor[WaitParams](), reflect.TypeFor[ReadParams]()), // read_output
 	"send_input":    jsonNames(reflect.TypeFor[WaitParams](), reflect.TypeFor[ReadParams]()), // read_output
+	"wait_sessions": jsonNames(reflect.TypeFor[WaitParams](), reflect.TypeFor[ReadParams]()), // read_output
 	"await_command": jsonNames(reflect.TypeFor[ExecLimits]()),                                // exec_command
 	"retry_command": jsonNames(reflect.TypeFor[ExecLimits]()),                                // exec_command
 	"open_shell":    jsonNames(reflect.TypeFor[SSHParams]()),                                 // start_process

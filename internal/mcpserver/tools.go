@@ -15,7 +15,7 @@ func (t *tools) register(srv *mcp.Server) {
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.sendInput)
 	add(srv, t.log, &mcp.Tool{Name: "read_output", Description: "Wait, then return output this reader has not seen (or from cursor/since_line). Returns on an until match, awaiting input, exit, settle_ms of quiet or timeout_ms (defaults 5000/500).",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.readOutput)
-	add(srv, t.log, &mcp.Tool{Name: "wait_sessions", Description: "Wait on several sessions; return the first that matches, awaits input, exits or listens, with its unread output and the others' states (default timeout 30000 ms).",
+	add(srv, t.log, &mcp.Tool{Name: "wait_sessions", Description: "Wait on several sessions; return the first that matches, awaits input, exits or listens, with its unread output and the others' states; parameters as read_output (default timeout 30000 ms).",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.waitSessions)
 	add(srv, t.log, &mcp.Tool{Name: "list_sessions", Description: "List sessions with state, pid, command and output size.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.listSessions)

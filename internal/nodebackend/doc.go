@@ -1,5 +1,5 @@
-// Package nodebackend runs programs inside containers (and, designed in,
-// Kubernetes pods) through a node: the same agentty binary started inside
+// Package nodebackend runs programs inside Docker containers and
+// Kubernetes pods through a node: the same agentty binary started inside
 // the target as `agentty node`, talking over the stdin and stdout the
 // engine's exec gives it. It presents the node's programs as
 // backend.Process values, so sessions, waits, screens, shells and
@@ -22,4 +22,7 @@
 //   - Getting the binary in (docker.go, binary.go): a static build of the
 //     running binary copied through Docker's archive upload into a private
 //     path named by version and checksum, reused by later starts.
+//   - Kubernetes (k8s.go, k8s_client.go, k8s_stream.go): the same node over
+//     client-go's pods/exec stream (WebSocket, SPDY fallback) behind a small
+//     podAPI seam; the binary goes in as a tar stream over exec.
 package nodebackend

@@ -3,7 +3,6 @@ package nodebackend
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
@@ -26,7 +25,7 @@ type Options struct {
 	Binary string
 	Logger *slog.Logger
 	// Dial replaces the engines (tests: a node over a local exec); nil
-	// uses Docker for docker:// and refuses k8s:// (not built in yet).
+	// uses Docker for docker:// and Kubernetes for k8s://.
 	Dial func(ctx context.Context, host string) (Stream, error)
 }
 
@@ -35,6 +34,7 @@ type Options struct {
 type Pool struct {
 	opts   Options
 	docker docker
+	k8s    k8s
 
 	mu     sync.Mutex
 	slots  map[string]*slot // guarded by mu; by target key
@@ -143,7 +143,7 @@ func (p *Pool) dial(ctx context.Context, t target) (Stream, error) {
 	case SchemeDocker:
 		return p.docker.dial(ctx, t.container, &p.opts)
 	default:
-		return nil, fmt.Errorf("%s: Kubernetes targets are designed (docs/nodes.md) but not built into this agentty yet: run the pod's work through docker:// on its node, or over SSH", t.key())
+		return p.k8s.dial(ctx, t, &p.opts)
 	}
 }
 

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/agentty/agentty/internal/backend"
 )
 
 func TestParseTarget_Forms(t *testing.T) {
@@ -40,16 +38,6 @@ func TestParseTarget_Forms(t *testing.T) {
 	}
 	if IsNode("user@host") || !IsNode("docker://x") || !IsNode("k8s://a/b") {
 		t.Fatal("IsNode")
-	}
-}
-
-// Kubernetes is designed in but not built: the refusal says so.
-func TestPool_KubernetesNotBuilt(t *testing.T) {
-	p := NewPool(nil)
-	defer p.Close()
-	_, err := p.Start(backend.RemoteSpec{Host: "k8s://default/web", Argv: []string{"true"}}, nil)
-	if err == nil || !strings.Contains(err.Error(), "k8s://default/web: Kubernetes targets are designed (docs/nodes.md) but not built") {
-		t.Fatalf("err %v", err)
 	}
 }
 

@@ -1,0 +1,198 @@
+package nodebackend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// k8s reaches pods through the Kubernetes API: the pod is read, then
+// `agentty node` runs in its container through a pods/exec stream.
+type k8s struct {
+	// newAPI builds the cluster client; nil means client-go with the
+	// default kubeconfig loading rules. Tests set a fake.
+	newAPI func() (podAPI, error)
+
+	mu  sync.Mutex
+	api podAPI // guarded by mu; built on first use, not cached on error so a fixed kubeconfig is picked up
+}
+
+// defaultContainerAnnotation names a pod's default container, as kubectl
+// exec reads it.
+const defaultContainerAnnotation = "kubectl.kubernetes.io/default-container"
+
+func (k *k8s) client() (podAPI, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.api != nil {
+		return k.api, nil
+	}
+	newAPI := k.newAPI
+	if newAPI == nil {
+		newAPI = func() (podAPI, error) { return newClusterAPI() }
+	}
+	api, err := newAPI()
+	if err != nil {
+		return nil, err
+	}
+	k.api = api
+	return api, nil
+}
+
+// podRef names one container of one pod, in messages as in calls.
+type podRef struct{ ns, pod, ctr string }
+
+func (r podRef) String() string {
+	return fmt.Sprintf("container %q in pod %s/%s", r.ctr, r.ns, r.pod)
+}
+
+// dial starts `agentty node` in the pod's container and returns its stdio.
+func (k *k8s) dial(ctx context.Context, t target, o *Options) (Stream, error) {
+	api, err := k.client()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.key(), err)
+	}
+	ref, restarts, err := k.container(ctx, api, t)
+	if err != nil {
+		return nil, err
+	}
+	exe, err := k.ensureBinary(ctx, api, ref, o)
+	if err != nil {
+		return nil, err
+	}
+	return newK8sStream(api, ref, restarts, []string{exe, "node"}), nil
+}
+
+// container reads the pod and picks the container t names (else the pod's
+// default one); it must be running. restarts is its restart count now, so
+// Why can tell a restart from a stream that merely broke.
+func (k *k8s) container(ctx context.Context, api podAPI, t target) (ref podRef, restarts int32, err error) {
+	ref = podRef{ns: t.namespace, pod: t.pod, ctr: t.container}
+	pod, err := api.getPod(ctx, t.namespace, t.pod)
+	switch {
+	case err == nil:
+	case isNotFound(err):
+		return ref, 0, fmt.Errorf("no pod %q in namespace %q: check the name with kubectl get pods -n %s (agentty never creates pods)", t.pod, t.namespace, t.namespace)
+	case isForbidden(err):
+		return ref, 0, fmt.Errorf("not allowed to read pod %s/%s: agentty needs RBAC get on pods and create on pods/exec in namespace %q (%v)", t.namespace, t.pod, t.namespace, err)
+	default:
+		return ref, 0, fmt.Errorf("kubernetes: read pod %s/%s: %w (is the cluster reachable and the kubeconfig's current context the right one?)", t.namespace, t.pod, err)
+	}
+	if ref.ctr == "" {
+		ref.ctr = pod.Annotations[defaultContainerAnnotation]
+	}
+	if ref.ctr == "" && len(pod.Spec.Containers) > 0 {
+		ref.ctr = pod.Spec.Containers[0].Name
+	}
+	var names []string
+	found := false
+	for _, c := range pod.Spec.Containers {
+		names = append(names, c.Name)
+		found = found || c.Name == ref.ctr
+	}
+	if !found {
+		return ref, 0, fmt.Errorf("pod %s/%s has no container %q: its containers are %s; use k8s://%s/%s/CONTAINER", t.namespace, t.pod, ref.ctr, strings.Join(names, ", "), t.namespace, t.pod)
+	}
+	if pod.Status.Phase != corev1.PodRunning {
+		return ref, 0, fmt.Errorf("pod %s/%s is %s, not Running: wait for it (kubectl get pod -n %s %s) and try again", t.namespace, t.pod, pod.Status.Phase, t.namespace, t.pod)
+	}
+	for _, cs := range pod.Status.ContainerStatuses {
+		if cs.Name != ref.ctr {
+			continue
+		}
+		if cs.State.Running == nil {
+			return ref, 0, fmt.Errorf("%s is not running (%s): wait for it or check kubectl describe pod -n %s %s", ref, stateText(cs.State), t.namespace, t.pod)
+		}
+		return ref, cs.RestartCount, nil
+	}
+	return ref, 0, fmt.Errorf("%s has no status yet: wait for it to start and try again", ref)
+}
+
+// stateText says what a container that is not running is doing.
+func stateText(s corev1.ContainerState) string {
+	switch {
+	case s.Waiting != nil:
+		return "waiting: " + s.Waiting.Reason
+	case s.Terminated != nil:
+		return fmt.Sprintf("terminated: %s, exit code %d", s.Terminated.Reason, s.Terminated.ExitCode)
+	}
+	return "no state"
+}
+
+// probeTimeout bounds each short exec of the binary check.
+const probeTimeout = 10 * time.Second
+
+// run execs argv briefly and returns its trimmed stdout; ok is false unless
+// it ran and exited 0.
+func run(ctx context.Context, api podAPI, ref podRef, argv ...string) (string, bool) {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	var out boundedBuf
+	err := api.exec(ctx, ref.ns, ref.pod, ref.ctr, argv, nil, &out, io.Discard)
+	return out.String(), err == nil
+}
+
+// ensureBinary returns the path of an agentty the node can run in the
+// container: the copy of this build from an earlier start, else one on
+// PATH of the same version, else a fresh copy through a tar stream over
+// exec (as kubectl cp does: pods have no archive upload).
+func (k *k8s) ensureBinary(ctx context.Context, api podAPI, ref podRef, o *Options) (string, error) {
+	path, err := binaryPath(o.Binary)
+	if err != nil {
+		return "", err
+	}
+	b, err := loadBinary(path)
+	if err != nil {
+		return "", err
+	}
+	dir := privateDir(o.Version, b)
+	exe := dir + "/agentty"
+	want := "agentty " + o.Version
+	if out, ok := run(ctx, api, ref, exe, "version"); ok && out == want {
+		return exe, nil
+	}
+	if out, ok := run(ctx, api, ref, "agentty", "version"); ok && out == want {
+		return "agentty", nil
+	}
+	if m, ok := run(ctx, api, ref, "uname", "-m"); ok && m != "" && goArch(m) != b.arch {
+		return "", fmt.Errorf("%s runs on %s, but the agentty to copy in is built for %s: give agentty serve -node-binary with a static agentty built with GOARCH=%s", ref, m, b.arch, goArch(m))
+	}
+	f, err := os.Open(b.path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	pr, pw := io.Pipe()
+	go func() {
+		pw.CloseWithError(tarBinary(pw, strings.TrimPrefix(dir, "/tmp/"), f, b.size))
+	}()
+	var stderr boundedBuf
+	err = api.exec(ctx, ref.ns, ref.pod, ref.ctr, []string{"tar", "-xf", "-", "-C", "/tmp"}, pr, io.Discard, &stderr)
+	pr.CloseWithError(errors.New("copy ended"))
+	if err != nil {
+		return "", copyError(ref, exe, err, stderr.String())
+	}
+	o.Logger.Info("copied agentty into pod", "pod", ref.ns+"/"+ref.pod, "container", ref.ctr, "path", exe, "bytes", b.size)
+	return exe, nil
+}
+
+// copyError words a failed tar copy by its cause.
+func copyError(ref podRef, exe string, err error, stderr string) error {
+	var ec exitCoder
+	switch {
+	case errors.As(err, &ec):
+		return fmt.Errorf("cannot copy agentty into %s at %s: tar exited %d: %s: the container needs a writable /tmp", ref, exe, ec.ExitStatus(), stderr)
+	case isForbidden(err):
+		return fmt.Errorf("not allowed to exec in %s: agentty needs RBAC create on pods/exec in namespace %q (%v)", ref, ref.ns, err)
+	case strings.Contains(err.Error(), "not found") || strings.Contains(err.Error(), "no such file"):
+		return fmt.Errorf("%s has no tar to copy agentty in with: add tar to the image, or put a static agentty of this version on its PATH (%v)", ref, err)
+	}
+	return fmt.Errorf("cannot copy agentty into %s at %s: %w", ref, exe, err)
+}

@@ -1,14 +1,11 @@
 package nodebackend
 
-import (
-	"fmt"
+import "github.com/agentty/agentty/internal/ports"
 
-	"github.com/agentty/agentty/internal/ports"
-)
-
-// Listening implements backend.Process: the node's wire protocol has no
-// request for listening sockets yet, so listen waits are refused on nodes
-// with a message saying so.
+// Listening implements backend.Process: the node scans its own kernel's
+// socket tables for the program's tree, so the answer is the container's
+// view, as exact as locally.
 func (p *process) Listening() ([]ports.Socket, error) {
-	return nil, fmt.Errorf("%w (node %s)", ports.ErrUnsupported, p.Host())
+	m, err := p.call(request{Op: opListening}, callTimeout)
+	return m.Sockets, err
 }

@@ -291,6 +291,8 @@ func (p *nodeProc) handle(q request) *message {
 	case opTermios:
 		t, terr := p.proc.Termios()
 		m.Termios, err = &t, terr
+	case opListening:
+		m.Sockets, err = p.proc.Listening()
 	default:
 		err = fmt.Errorf("node protocol: unknown operation %q", q.Op)
 	}

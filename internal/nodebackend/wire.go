@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
+	"github.com/agentty/agentty/internal/ports"
 )
 
 // The wire: a stream of frames, each a kind byte, a big-endian uint32
@@ -45,6 +46,7 @@ const (
 	opClose     = "close"
 	opExec      = "exec"
 	opPing      = "ping"
+	opListening = "listening"
 )
 
 // Events the node sends unasked.
@@ -82,6 +84,7 @@ type message struct {
 	Quiet   bool             `json:"quiet,omitempty"`
 	Probe   *inputwait.Probe `json:"probe,omitempty"`
 	Termios *unix.Termios    `json:"termios,omitempty"`
+	Sockets []ports.Socket   `json:"sockets,omitempty"` // listening
 	Exit    *backend.Exit    `json:"exit,omitempty"`
 	Out     []byte           `json:"out,omitempty"` // exec's stdout
 	Version int              `json:"version,omitempty"`
@@ -92,6 +95,7 @@ type message struct {
 // branch on them with errors.Is as for a local process.
 var errKinds = map[string]error{
 	"not_pty":       backend.ErrNotPTY,
+	"no_ports":      ports.ErrUnsupported,
 	"stdin_closed":  backend.ErrStdinClosed,
 	"no_reader":     backend.ErrNoReader,
 	"no_termios":    backend.ErrNoTermios,

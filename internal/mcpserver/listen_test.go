@@ -142,3 +142,24 @@ func TestListening_ReadAndSendWaits(t *testing.T) {
 		}
 	}
 }
+
+// TestListening_SendInputOpensSocket_Loop: input that makes the program
+// listen at once is awaited by its socket, every time: the baseline is
+// taken before the input is written, so the socket is never mistaken for
+// one that was there before (50 rounds on one REPL).
+func TestListening_SendInputOpensSocket_Loop(t *testing.T) {
+	c := newClient(t, session.Config{})
+	r := c.start(map[string]any{"argv": []string{"python3", "-q"}, "until": ">>> "})
+	defer c.call("terminate_process", map[string]any{"session_id": r.SessionID, "force": true}, nil)
+	c.call("send_input", map[string]any{"session_id": r.SessionID, "enter": true, "text": "import socket; keep = []", "timeout_ms": 20000}, nil)
+	seen := map[int]bool{}
+	for i := range 50 {
+		var sr SendResult
+		c.call("send_input", map[string]any{"session_id": r.SessionID, "enter": true, "until_listening": true, "timeout_ms": 20000,
+			"text": "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); keep.append(s)"}, &sr)
+		if sr.Reason != "listening" || len(sr.Listening) != 1 || seen[sr.Listening[0].Port] {
+			t.Fatalf("round %d: reason=%s listening=%+v (ports before: %v)", i, sr.Reason, sr.Listening, seen)
+		}
+		seen[sr.Listening[0].Port] = true
+	}
+}

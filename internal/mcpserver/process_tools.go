@@ -102,6 +102,14 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 	if t.gate.Audited() {
 		state, _ = s.State()
 	}
+	if w.Listen != nil {
+		// The baseline comes before the input, which may open the socket.
+		l := *w.Listen
+		if err := s.PrepareListen(&l); err != nil {
+			return SendResult{}, err
+		}
+		w.Listen = &l
+	}
 	deadline := time.Now().Add(max(w.Timeout, 5*time.Second))
 	n, err := s.Send(session.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF, KeepEcho: in.Echo, From: clientName(req)}, deadline)
 	if n > 0 || err == nil {

@@ -42,8 +42,18 @@ const (
 	listenLinger = 20 * time.Millisecond
 )
 
+// PrepareListen takes a listen wait's baseline now, for a wait that
+// follows an action which may open the socket itself (send_input: the
+// input can make the program listen before the wait begins). A wait given
+// a prepared ListenWait keeps its baseline.
+func (s *Session) PrepareListen(l *ListenWait) error { return s.prepareListen(l) }
+
 // prepareListen takes the wait's baseline: the sockets already listening.
+// A baseline already taken (PrepareListen) is kept.
 func (s *Session) prepareListen(l *ListenWait) error {
+	if l.known != nil {
+		return nil
+	}
 	if isDone(s.done) {
 		return nil // the wait returns exited
 	}
@@ -116,6 +126,18 @@ func (l *listenWatch) poll(s *Session, now time.Time, end int64) (found []ports.
 	}
 	l.at = now.Add(l.delay)
 	return nil, false, l.at
+}
+
+// final scans once more, whatever the rate, when another event is about to
+// end the wait: a program that listens and then waits for input (a REPL
+// opening a socket) did what the wait asked for, and the scan may not have
+// come round since.
+func (l *listenWatch) final(s *Session) []ports.Socket {
+	if l.found != nil {
+		return l.found
+	}
+	ss, _ := s.proc.Listening()
+	return l.match(ss)
 }
 
 func (l *listenWatch) match(ss []ports.Socket) []ports.Socket {

@@ -237,8 +237,10 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 							return WaitResult{Reason: ReasonMatched, Match: txt}
 						}
 					}
-					if lw != nil && lw.found != nil { // found during its linger: the wait was for it
-						return WaitResult{Reason: ReasonListening, Listening: lw.found}
+					if lw != nil { // it listened before it waited: the wait was for that
+						if ss := lw.final(s); len(ss) > 0 {
+							return WaitResult{Reason: ReasonListening, Listening: ss}
+						}
 					}
 					return WaitResult{Reason: ReasonAwaiting, State: stateOf(p.State), Detail: p.Detail}
 				}

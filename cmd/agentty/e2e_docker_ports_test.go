@@ -18,8 +18,8 @@ func TestDocker_DevServerListening(t *testing.T) {
 	s := e.serve(t)
 	var st mcpserver.StartResult
 	s.call("start_process", map[string]any{"host": "docker://" + name, "mode": "pipe",
-		"argv":        []string{"python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"},
-		"return_on":   []string{"listening", "exit"}, "until_listening": true, "timeout_ms": 30000}, &st)
+		"argv":      []string{"python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1"},
+		"return_on": []string{"listening", "exit"}, "until_listening": true, "timeout_ms": 30000}, &st)
 	if st.Reason != "listening" || len(st.Listening) != 1 {
 		t.Fatalf("start_process ended %q with listening %+v, want one socket\n%s", st.Reason, st.Listening, st.Output)
 	}

@@ -66,15 +66,8 @@ func (t *tools) waitSessions(ctx context.Context, _ *mcp.CallToolRequest, in Wai
 			in.ReturnOn = append(in.ReturnOn, onListen)
 		}
 	}
-	w, err := in.WaitParams.options(anyWaits)
+	w, ro, err := t.waitRead(in.WaitParams, anyWaits, in.ReadParams)
 	if err != nil {
-		return WaitSessionsResult{}, err
-	}
-	ro, err := in.ReadParams.options()
-	if err != nil {
-		return WaitSessionsResult{}, err
-	}
-	if err := t.gate.ReadLimit(&ro, in.MaxBytes); err != nil {
 		return WaitSessionsResult{}, err
 	}
 	i, wr, err := session.WaitAny(ctx, ss, in.ReaderID, w)

@@ -119,3 +119,18 @@ func (r ReadParams) options() (session.ReadOptions, error) {
 	o.Streams = s
 	return o, nil
 }
+
+// waitRead turns a waiting tool's wait and read parameters into the
+// engine's options, with the gate's read limit applied: the preamble of
+// every tool that waits and then returns output.
+func (t *tools) waitRead(w WaitParams, d waitDefaults, r ReadParams) (session.WaitOptions, session.ReadOptions, error) {
+	wo, err := w.options(d)
+	if err != nil {
+		return wo, session.ReadOptions{}, err
+	}
+	ro, err := r.options()
+	if err != nil {
+		return wo, ro, err
+	}
+	return wo, ro, t.gate.ReadLimit(&ro, r.MaxBytes)
+}

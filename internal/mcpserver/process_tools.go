@@ -23,15 +23,8 @@ func (r StartResult) Text() string {
 }
 
 func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in StartInput) (StartResult, error) {
-	w, err := in.WaitParams.options(startWaits)
+	w, ro, err := t.waitRead(in.WaitParams, startWaits, in.ReadParams)
 	if err != nil {
-		return StartResult{}, err
-	}
-	ro, err := in.ReadParams.options()
-	if err != nil {
-		return StartResult{}, err
-	}
-	if err := t.gate.ReadLimit(&ro, in.MaxBytes); err != nil {
 		return StartResult{}, err
 	}
 	if err := t.admitStart(ctx, req, in); err != nil {
@@ -84,15 +77,8 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 	if in.Secret != "" {
 		return t.sendSecret(ctx, req, s, in)
 	}
-	w, err := in.WaitParams.options(sendWaits)
+	w, ro, err := t.waitRead(in.WaitParams, sendWaits, in.ReadParams)
 	if err != nil {
-		return SendResult{}, err
-	}
-	ro, err := in.ReadParams.options()
-	if err != nil {
-		return SendResult{}, err
-	}
-	if err := t.gate.ReadLimit(&ro, in.MaxBytes); err != nil {
 		return SendResult{}, err
 	}
 	if err := t.admitInput(ctx, req, s, in); err != nil {
@@ -142,15 +128,8 @@ func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in Rea
 	if in.Cursor != nil && in.SinceLine != nil {
 		return ReadResult{}, fmt.Errorf("%w: give cursor or since_line, not both", session.ErrBadArgs)
 	}
-	w, err := in.WaitParams.options(readWaits)
+	w, ro, err := t.waitRead(in.WaitParams, readWaits, in.ReadParams)
 	if err != nil {
-		return ReadResult{}, err
-	}
-	ro, err := in.ReadParams.options()
-	if err != nil {
-		return ReadResult{}, err
-	}
-	if err := t.gate.ReadLimit(&ro, in.MaxBytes); err != nil {
 		return ReadResult{}, err
 	}
 	stop := ReportProgress(ctx, req, s)

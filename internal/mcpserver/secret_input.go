@@ -129,15 +129,8 @@ func (t *tools) sendSecret(ctx context.Context, req *mcp.CallToolRequest, s *ses
 	if in.Text != "" || len(in.Keys) > 0 || in.StdinEOF {
 		return SendResult{}, fmt.Errorf("%w: secret=ask_user types what the person enters, then Enter; give no text, keys or stdin_eof with it", session.ErrBadArgs)
 	}
-	w, err := in.WaitParams.options(sendWaits)
+	w, ro, err := t.waitRead(in.WaitParams, sendWaits, in.ReadParams)
 	if err != nil {
-		return SendResult{}, err
-	}
-	ro, err := in.ReadParams.options()
-	if err != nil {
-		return SendResult{}, err
-	}
-	if err := t.gate.ReadLimit(&ro, in.MaxBytes); err != nil {
 		return SendResult{}, err
 	}
 	var pg *secret.Page

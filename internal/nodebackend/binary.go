@@ -103,3 +103,17 @@ func goArch(a string) string {
 	}
 	return a
 }
+
+// shipped is the binary a node runs from (o.Binary, else this one), loaded,
+// with the private directory and path it has inside any target.
+func shipped(o *Options) (b nodeBinary, dir, exe string, err error) {
+	path, err := binaryPath(o.Binary)
+	if err != nil {
+		return b, "", "", err
+	}
+	if b, err = loadBinary(path); err != nil {
+		return b, "", "", err
+	}
+	dir = privateDir(o.Version, b)
+	return b, dir, dir + "/agentty", nil
+}

@@ -79,16 +79,10 @@ func (d *docker) dial(ctx context.Context, name string, o *Options) (Stream, err
 // ensureBinary returns the path of an agentty the node can run in the
 // container, copying this one in when no copy of this build is there.
 func (d *docker) ensureBinary(ctx context.Context, cli *client.Client, name, image string, o *Options) (string, error) {
-	path, err := binaryPath(o.Binary)
+	b, dir, exe, err := shipped(o)
 	if err != nil {
 		return "", err
 	}
-	b, err := loadBinary(path)
-	if err != nil {
-		return "", err
-	}
-	dir := privateDir(o.Version, b)
-	exe := dir + "/agentty"
 	if st, err := cli.ContainerStatPath(ctx, name, client.ContainerStatPathOptions{Path: exe}); err == nil && st.Stat.Size == b.size {
 		return exe, nil
 	}

@@ -144,16 +144,10 @@ func run(ctx context.Context, api podAPI, ref podRef, argv ...string) (string, b
 // PATH of the same version, else a fresh copy through a tar stream over
 // exec (as kubectl cp does: pods have no archive upload).
 func (k *k8s) ensureBinary(ctx context.Context, api podAPI, ref podRef, o *Options) (string, error) {
-	path, err := binaryPath(o.Binary)
+	b, dir, exe, err := shipped(o)
 	if err != nil {
 		return "", err
 	}
-	b, err := loadBinary(path)
-	if err != nil {
-		return "", err
-	}
-	dir := privateDir(o.Version, b)
-	exe := dir + "/agentty"
 	want := "agentty " + o.Version
 	if out, ok := run(ctx, api, ref, exe, "version"); ok && out == want {
 		return exe, nil

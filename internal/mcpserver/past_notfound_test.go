@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/store/storetest"
@@ -16,7 +17,7 @@ import (
 // one) is named for what it is, with the tools that work on it.
 func TestPastSessions_NotFoundSaysWhatItIs(t *testing.T) {
 	dir := t.TempDir()
-	a, _ := newStoreClient(t, dir, session.Config{}, nil)
+	a, stA := newStoreClient(t, dir, session.Config{}, nil)
 	running := a.start(map[string]any{"argv": []string{"sleep", "100"}, "timeout_ms": 0})
 	ended := a.start(map[string]any{"command": "exit 3", "mode": "pipe"})
 	if ended.State != "exited" {
@@ -31,6 +32,10 @@ func TestPastSessions_NotFoundSaysWhatItIs(t *testing.T) {
 	t.Cleanup(func() { other.Process.Kill(); other.Wait() })
 	pid := other.Process.Pid
 	storetest.SetOwner(t, dir, running.SessionID, pid, storetest.ProcStart(t, pid))
+	// Records are queued; a second server sees what the first committed.
+	if !stA.Sync(10 * time.Second) {
+		t.Fatal("first server's store did not commit in 10s")
+	}
 	b, _ := newStoreClient(t, dir, session.Config{}, nil)
 	var list ListResult
 	b.call("list_sessions", map[string]any{}, &list)

@@ -11,7 +11,7 @@ import (
 func TestPastSessions_ListInfoHistoryDelete(t *testing.T) {
 	dir := t.TempDir()
 	// A first server runs a session to its end and shuts down cleanly.
-	first, _ := newStoreClient(t, dir, session.Config{}, nil)
+	first, firstStore := newStoreClient(t, dir, session.Config{}, nil)
 	r := first.start(map[string]any{"command": "echo 'from the first run'; exit 3", "mode": "pipe"})
 	if r.State != "exited" {
 		t.Fatalf("first session: %+v", r)
@@ -19,6 +19,9 @@ func TestPastSessions_ListInfoHistoryDelete(t *testing.T) {
 	before := time.Now()
 	first.cs.Close()
 	first.mgr.Close()
+	if err := firstStore.Close(); err != nil {
+		t.Fatal(err)
+	}
 
 	c, st := newStoreClient(t, dir, session.Config{}, nil)
 	now := c.start(map[string]any{"command": "echo now", "mode": "pipe"})

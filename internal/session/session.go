@@ -104,13 +104,15 @@ func (s *Session) exitLoop() {
 	case <-t.C:
 	}
 	t.Stop()
+	// The record is queued before the status is published, so whoever sees
+	// the session exited and then syncs the store finds the exit recorded.
+	at := time.Now()
+	s.mgr.cfg.Recorder.Exited(s.ID, st, at)
 	s.mu.Lock()
 	s.status = &st
-	s.exitedAt = time.Now()
+	s.exitedAt = at
 	s.drained = drained
-	at := s.exitedAt
 	s.mu.Unlock()
-	s.mgr.cfg.Recorder.Exited(s.ID, st, at)
 	if drained {
 		s.log.CloseWrite()
 		s.release()

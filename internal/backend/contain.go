@@ -152,7 +152,7 @@ func (b *box) terminate(ctx context.Context, root int, grace time.Duration) erro
 		_ = g.WaitEmpty(gctx)
 		cancel()
 	}
-	if err := g.Kill(); err != nil {
+	if err := b.kill(); err != nil {
 		return fmt.Errorf("kill cgroup %s: %w", g.Dir(), err)
 	}
 	kctx, cancel := context.WithTimeout(context.Background(), groupWait)
@@ -172,6 +172,19 @@ func (b *box) release() {
 	if pop, err := b.group.Populated(); err == nil && !pop {
 		_ = b.remove()
 	}
+}
+
+// kill is cgroup.kill, unless the group was removed: the exit path
+// (release) removes a group that emptied at SIGTERM while terminate was
+// about to kill it, and a write racing that rmdir fails with ENODEV. Both
+// under mu, so one sees the other's result.
+func (b *box) kill() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.removed {
+		return nil
+	}
+	return b.group.Kill()
 }
 
 func (b *box) gone() bool {

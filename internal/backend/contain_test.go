@@ -254,3 +254,43 @@ func TestContain_TerminateWhileForking(t *testing.T) {
 		}
 	}
 }
+
+// TestContain_TerminateRacesExit loops terminate with grace against the
+// exit path: the program ends at SIGTERM, and its process's Close (run
+// once the exit is seen, as a session's exit goroutine does) removes the
+// emptied group while terminate is about to kill it. Terminate must still
+// succeed, every time: the group is gone, which is what it wanted.
+func TestContain_TerminateRacesExit(t *testing.T) {
+	parent, why := testParent(t)
+	for i := range 200 {
+		sp := spec(`echo ready; exec cat`)
+		sp.Marker = "AGENTTY_SESSION=containrace/" + strconv.Itoa(os.Getpid()) + "/" + strconv.Itoa(i)
+		sp.Env = append(sp.Env, sp.Marker)
+		sp.Contain = &Contain{Cgroups: parent, NoCgroup: why, Group: "race" + strconv.Itoa(i)}
+		ss := newSignalSink("ready\n")
+		p, err := StartPipe(sp, direct, ss.sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-ss.seen
+		rep := p.Containment()
+		terminated := make(chan error, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			terminated <- p.Terminate(ctx, 5*time.Second)
+		}()
+		if ex, _ := p.Wait(); ex.Signal != syscall.SIGTERM {
+			t.Fatalf("round %d: root ended %+v, want SIGTERM", i, ex)
+		}
+		p.Close()
+		if err := <-terminated; err != nil {
+			t.Fatalf("round %d: terminate: %v", i, err)
+		}
+		if rep.Cgroup != "" {
+			if _, err := os.Stat(rep.Cgroup); !os.IsNotExist(err) {
+				t.Fatalf("round %d: cgroup %s left (%v)", i, rep.Cgroup, err)
+			}
+		}
+	}
+}

@@ -119,10 +119,11 @@ func (g *Group) Populated() (bool, error) {
 }
 
 // Kill SIGKILLs every process in the group at once (cgroup.kill); a group
-// already removed has nothing to kill.
+// already removed, or being removed (the kernel answers a write to a file
+// of a group in rmdir with ENODEV), has nothing to kill.
 func (g *Group) Kill() error {
 	err := write(filepath.Join(g.dir, "cgroup.kill"), "1")
-	if errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENODEV) {
 		return nil
 	}
 	return err

@@ -23,6 +23,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.N, "n", 200, "REPL round trips per mode")
 	fs.StringVar(&cfg.SizeText, "size", "200MB", "bytes each ingest run produces (e.g. 200MB, 64MiB)")
 	fs.IntVar(&cfg.Sessions, "sessions", 100, "idle sessions started for the memory measurement")
+	fs.IntVar(&cfg.Scale, "scale", 0, "measure only this many sessions at once instead (half PTY python3 REPLs, half pipe cat), e.g. 1000")
 	fs.BoolVar(&asJSON, "json", false, "also print the results as JSON")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -32,8 +33,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentty bench: -size: %v\n", err)
 		return 2
 	}
-	if cfg.N < 1 || cfg.Sessions < 1 {
-		fmt.Fprintln(stderr, "agentty bench: -n and -sessions must be at least 1")
+	if cfg.N < 1 || cfg.Sessions < 1 || cfg.Scale < 0 || cfg.Scale == 1 {
+		fmt.Fprintln(stderr, "agentty bench: -n and -sessions must be at least 1, -scale at least 2")
 		return 2
 	}
 	cfg.Size = size
@@ -44,7 +45,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 
 	// The whole default run takes well under a minute; the bound only stops
 	// a wedged server from hanging the bench forever.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// -scale waits up to a minute twice for the server to give back.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute+time.Duration(cfg.Scale)*100*time.Millisecond)
 	defer cancel()
 	res := bench.Run(ctx, cfg)
 	res.Print(stdout)

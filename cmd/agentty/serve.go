@@ -33,6 +33,7 @@ func serve(args []string, stderr io.Writer) int {
 	var hf httpFlags
 	hf.register(fs)
 	df := registerDaemonClient(fs)
+	debugPath := fs.String("debug-socket", "", "with -standalone or -http: answer runtime counts (goroutines) on this unix socket, for agentty bench -scale")
 	if code, ok := e.load("serve", args, stderr); !ok {
 		return code
 	}
@@ -67,6 +68,12 @@ func serve(args []string, stderr io.Writer) int {
 		exe, _ := os.Executable()
 		fmt.Fprintf(stderr, connectHelp, exe)
 	}
+	dbg, err := listenDebug(*debugPath, logger)
+	if err != nil {
+		fmt.Fprintf(stderr, "agentty serve: -debug-socket: %v\n", err)
+		return 2
+	}
+	defer dbg.Close()
 	srv, err := core.New(scfg)
 	if errors.Is(err, core.ErrStore) {
 		logger.Error("cannot open the transcript store (run with --no-store to go without)", "err", err)

@@ -56,7 +56,7 @@ func socketPath(flagValue string) (string, error) {
 
 // serveOnly are serve's flags a daemon it starts is not given.
 func serveOnly(fs *flag.FlagSet) map[string]bool {
-	drop := map[string]bool{"standalone": true, "socket": true, "log-level": true}
+	drop := map[string]bool{"standalone": true, "socket": true, "log-level": true, "debug-socket": true}
 	var hf httpFlags
 	scratch := flag.NewFlagSet("", flag.ContinueOnError)
 	hf.register(scratch)

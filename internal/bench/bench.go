@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"text/tabwriter"
+	"time"
 )
 
 // Config is one run's parameters.
@@ -21,6 +22,14 @@ type Config struct {
 	Size     int64  // bytes each ingest run produces
 	SizeText string // Size as given, for the command line in Results
 	Sessions int    // idle sessions started for the memory measurement
+	// Scale, when above 0, runs only the scale measurement with this many
+	// sessions at once (scale.go); ReturnWithin bounds its wait for the
+	// server's goroutines, descriptors and memory to come back after
+	// deleting them (default a minute).
+	Scale        int
+	ReturnWithin time.Duration
+	// Env is added to the measured server's environment.
+	Env []string
 	// Exe is the agentty binary whose "serve" is measured (default: this
 	// executable); Version is its version, for the record.
 	Exe, Version string
@@ -41,6 +50,8 @@ type Results struct {
 	// ToolsListBytes is the tools/list result as JSON: what every
 	// conversation reads into the model's context.
 	ToolsListBytes int      `json:"tools_list_bytes"`
+	// Scale is set by a -scale run, which measures nothing else.
+	Scale  *Scale   `json:"scale,omitempty"`
 	Failed         []string `json:"failures,omitempty"`
 }
 
@@ -103,7 +114,10 @@ func Run(ctx context.Context, cfg Config) *Results {
 	if cfg.Progress == nil {
 		cfg.Progress = io.Discard
 	}
-	rn := &runner{exe: cfg.Exe, version: cfg.Version}
+	rn := &runner{exe: cfg.Exe, version: cfg.Version, env: cfg.Env}
+	if cfg.Scale > 0 {
+		return runScale(ctx, rn, cfg)
+	}
 	res := &Results{
 		Command: fmt.Sprintf("agentty bench -n %d -size %s -sessions %d", cfg.N, cfg.SizeText, cfg.Sessions),
 		Env:     environment(cfg.Version),
@@ -149,6 +163,11 @@ func (r *Results) Print(w io.Writer) {
 	e := r.Env
 	fmt.Fprintf(w, "agentty bench — reproduce with: %s\n", r.Command)
 	fmt.Fprintf(w, "agentty %s, %s, %s, linux %s, %d CPU (%s), %s\n\n", e.Agentty, e.Go, e.OS, e.Kernel, e.CPUs, e.CPU, e.Python)
+	if r.Scale != nil {
+		r.Scale.print(w)
+		r.printFailed(w)
+		return
+	}
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "REPL round trip (ms)\tn\tmedian\tp95\tp99\tmin\tmax\t")
@@ -204,6 +223,10 @@ func (r *Results) Print(w io.Writer) {
 	fmt.Fprintln(w, "(cold start: median of 10 launches, each until the tools/list reply arrived)")
 	fmt.Fprintln(w)
 	r.printBudgets(w)
+	r.printFailed(w)
+}
+
+func (r *Results) printFailed(w io.Writer) {
 	if len(r.Failed) > 0 {
 		fmt.Fprintf(w, "\nFAILED: %s\n", strings.Join(r.Failed, "; "))
 	}

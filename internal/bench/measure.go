@@ -30,7 +30,8 @@ var call = toolcall.Checked
 // runner launches the measured "agentty serve" processes.
 type runner struct {
 	exe     string // the agentty binary
-	version string // reported as the client's version
+	version string   // reported as the client's version
+	env     []string // added to the server's environment
 }
 
 // Latency summarises a set of timings in milliseconds.
@@ -74,6 +75,9 @@ func (rn *runner) server(ctx context.Context, extra ...string) (*mcp.ClientSessi
 	}
 	cmd := exec.Command(rn.exe, append([]string{"serve", "-standalone", "-log-level", "warn"}, extra...)...)
 	cmd.Stderr = os.Stderr
+	if len(rn.env) > 0 {
+		cmd.Env = append(os.Environ(), rn.env...)
+	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "agentty-bench", Version: rn.version}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {

@@ -1,0 +1,359 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Scale is the "agentty bench -scale N" section: N sessions at once on one
+// server, half PTY REPLs and half pipe cats, each answering a round trip
+// with its own token while all exist, then all deleted.
+type Scale struct {
+	Sessions int      `json:"sessions"`
+	PTY      int      `json:"pty_sessions"`
+	Pipe     int      `json:"pipe_sessions"`
+	PTYArgv  []string `json:"pty_argv"`
+	PipeArgv []string `json:"pipe_argv"`
+	// Answered counts sessions whose reply was exactly their own token;
+	// Mismatches the others (the first few are in Failed).
+	Answered   int `json:"answered"`
+	Mismatches int `json:"mismatches"`
+	// One send_input round trip per session, one call at a time, while
+	// every session exists.
+	RoundTrip     Latency `json:"round_trip"`
+	RoundTripPTY  Latency `json:"round_trip_pty"`
+	RoundTripPipe Latency `json:"round_trip_pipe"`
+	// StartSeconds is how long starting all of them took (Workers calls
+	// in flight); ListMs one list_sessions call with all of them there.
+	StartSeconds float64 `json:"start_seconds"`
+	Workers      int     `json:"workers"`
+	ListMs       float64 `json:"list_sessions_ms"`
+	// Server VmRSS: idle after initialize, with the pipe sessions, with
+	// all sessions (after their round trips), and per session over idle.
+	IdleKiB       int64   `json:"rss_idle_kib"`
+	PipesKiB      int64   `json:"rss_with_pipes_kib"`
+	FullKiB       int64   `json:"rss_full_kib"`
+	PerSessionKiB float64 `json:"per_session_kib"`
+	PerPipeKiB    float64 `json:"per_pipe_session_kib"`
+	PerPTYKiB     float64 `json:"per_pty_session_kib"`
+	// The server's goroutines and open descriptors before the sessions
+	// (after one warm-up session of each kind was started and deleted, so
+	// what a server starts once on first use is in the baseline), with all
+	// of them, and after deleting them once back at the baseline (or after
+	// a minute); BackSeconds is how long that took.
+	Goroutines  Counts  `json:"goroutines"`
+	FDs         Counts  `json:"fds"`
+	BackSeconds float64 `json:"back_seconds"`
+	// RSS after deletion: once within 20 % of IdleKiB, or after a minute.
+	AfterDeleteKiB int64   `json:"rss_after_delete_kib"`
+	ReturnSeconds  float64 `json:"return_seconds"`
+	// LeakedStacks are the server's goroutines when they did not come back
+	// to the baseline, to find the leak.
+	LeakedStacks string `json:"-"`
+	// The machine's 1-minute load average when the run began and ended.
+	LoadBefore float64 `json:"load_before"`
+	LoadAfter  float64 `json:"load_after"`
+}
+
+// Counts is one resource of the server before, during and after a run.
+type Counts struct {
+	Before int `json:"before"`
+	Full   int `json:"with_sessions"`
+	After  int `json:"after_delete"`
+}
+
+// ServerStats is what "agentty serve -debug-socket" answers to "stats".
+type ServerStats struct {
+	Goroutines int `json:"goroutines"`
+}
+
+// scaleWorkers is how many start and delete calls are in flight at once:
+// enough to keep both CPUs of a small machine busy, few enough that each
+// call's wait for its program's first prompt stays short.
+const scaleWorkers = 8
+
+// scaleArgv are the programs: python's REPL is the one agents drive
+// most and the bench's round-trip REPL, a prompt without a newline that
+// the input-wait verdict must see; cat on pipes is the lightest program
+// that answers a line.
+var (
+	scalePTYArgv  = []string{"python3", "-q"}
+	scalePipeArgv = []string{"cat"}
+)
+
+// scaleSession is one session of the run.
+type scaleSession struct {
+	id  string
+	pty bool
+}
+
+// scale runs the scale measurement with n sessions (n/2 of them PTYs).
+func (rn *runner) scale(ctx context.Context, n int, returnWithin time.Duration) (Scale, error) {
+	sc := Scale{Sessions: n, PTY: n / 2, Pipe: n - n/2, PTYArgv: scalePTYArgv, PipeArgv: scalePipeArgv, Workers: scaleWorkers}
+	sc.LoadBefore = loadAverage()
+	dir, err := os.MkdirTemp("", "agentty-bench-scale-")
+	if err != nil {
+		return sc, err
+	}
+	defer os.RemoveAll(dir)
+	sock := filepath.Join(dir, "debug.sock")
+	cs, cmd, err := rn.server(ctx, "-max-sessions", strconv.Itoa(n+8), "-debug-socket", sock)
+	if err != nil {
+		return sc, err
+	}
+	defer cs.Close()
+	pid := cmd.Process.Pid
+	if sc.IdleKiB, err = benchRSSKiB(pid); err != nil {
+		return sc, err
+	}
+	counts := func() (int, int, error) {
+		st, err := serverStats(sock)
+		if err != nil {
+			return 0, 0, err
+		}
+		fds, err := openFDs(pid)
+		return st.Goroutines, fds, err
+	}
+
+	// Warm-up: what the server starts once (the guard's connection, the
+	// orphan reaper, ...) is not per session.
+	warm := []scaleSession{}
+	for _, pty := range []bool{true, false} {
+		s, err := startScaleSession(ctx, cs, pty)
+		if err != nil {
+			return sc, fmt.Errorf("warm-up: %w", err)
+		}
+		warm = append(warm, s)
+	}
+	for i, s := range warm {
+		if _, ok, err := scaleRoundTrip(ctx, cs, s, -1-i); err != nil || !ok {
+			return sc, fmt.Errorf("warm-up round trip: ok %v, err %v", ok, err)
+		}
+	}
+	if err := deleteScaleSessions(ctx, cs, warm); err != nil {
+		return sc, fmt.Errorf("warm-up: %w", err)
+	}
+	if sc.Goroutines.Before, sc.FDs.Before, err = counts(); err != nil {
+		return sc, err
+	}
+
+	// Pipes first, so their cost and the PTYs' can be told apart.
+	sessions := make([]scaleSession, 0, n)
+	t0 := time.Now()
+	pipes, err := startScaleSessions(ctx, cs, sc.Pipe, false)
+	sessions = append(sessions, pipes...)
+	if err != nil {
+		return sc, errors.Join(err, deleteScaleSessions(ctx, cs, sessions))
+	}
+	if sc.PipesKiB, err = benchRSSKiB(pid); err != nil {
+		return sc, err
+	}
+	ptys, err := startScaleSessions(ctx, cs, sc.PTY, true)
+	sessions = append(sessions, ptys...)
+	sc.StartSeconds = time.Since(t0).Seconds()
+	if err != nil {
+		return sc, errors.Join(err, deleteScaleSessions(ctx, cs, sessions))
+	}
+	ptyKiB, err := benchRSSKiB(pid)
+	if err != nil {
+		return sc, err
+	}
+
+	// Round trips, PTY and pipe sessions alternating, one call at a time.
+	var order []scaleSession
+	for i := range max(len(pipes), len(ptys)) {
+		if i < len(pipes) {
+			order = append(order, pipes[i])
+		}
+		if i < len(ptys) {
+			order = append(order, ptys[i])
+		}
+	}
+	var all, onPTY, onPipe []time.Duration
+	var bad []string
+	for i, s := range order {
+		d, ok, err := scaleRoundTrip(ctx, cs, s, i)
+		if err != nil {
+			return sc, errors.Join(fmt.Errorf("round trip on %s: %w", s.id, err), deleteScaleSessions(ctx, cs, sessions))
+		}
+		all = append(all, d)
+		if s.pty {
+			onPTY = append(onPTY, d)
+		} else {
+			onPipe = append(onPipe, d)
+		}
+		if ok {
+			sc.Answered++
+		} else {
+			sc.Mismatches++
+			bad = append(bad, s.id)
+		}
+	}
+	sc.RoundTrip, sc.RoundTripPTY, sc.RoundTripPipe = summarizeLatency(all), summarizeLatency(onPTY), summarizeLatency(onPipe)
+	t1 := time.Now()
+	var list struct {
+		Count int `json:"count"`
+	}
+	if _, err := call(ctx, cs, "list_sessions", map[string]any{}, &list); err != nil {
+		return sc, err
+	}
+	sc.ListMs = benchMs(time.Since(t1))
+	if list.Count != n {
+		return sc, fmt.Errorf("list_sessions counted %d sessions, want %d", list.Count, n)
+	}
+	if sc.FullKiB, err = benchRSSKiB(pid); err != nil {
+		return sc, err
+	}
+	sc.PerSessionKiB = float64(sc.FullKiB-sc.IdleKiB) / float64(n)
+	sc.PerPipeKiB = float64(sc.PipesKiB-sc.IdleKiB) / float64(max(sc.Pipe, 1))
+	sc.PerPTYKiB = float64(ptyKiB-sc.PipesKiB) / float64(max(sc.PTY, 1))
+	if sc.Goroutines.Full, sc.FDs.Full, err = counts(); err != nil {
+		return sc, err
+	}
+
+	if err := deleteScaleSessions(ctx, cs, sessions); err != nil {
+		return sc, err
+	}
+	t2 := time.Now()
+	tick := time.NewTicker(100 * time.Millisecond) // counts have no event to wait on
+	defer tick.Stop()
+	for {
+		if sc.Goroutines.After, sc.FDs.After, err = counts(); err != nil {
+			return sc, err
+		}
+		sc.BackSeconds = time.Since(t2).Seconds()
+		if sc.Goroutines.After <= sc.Goroutines.Before && sc.FDs.After <= sc.FDs.Before || time.Since(t2) > returnWithin {
+			break
+		}
+		<-tick.C
+	}
+	if sc.Goroutines.After > sc.Goroutines.Before {
+		sc.LeakedStacks, _ = serverStacks(sock)
+	}
+	for {
+		if sc.AfterDeleteKiB, err = benchRSSKiB(pid); err != nil {
+			return sc, err
+		}
+		sc.ReturnSeconds = time.Since(t2).Seconds()
+		if sc.AfterDeleteKiB <= sc.IdleKiB*12/10 || time.Since(t2) > returnWithin {
+			break
+		}
+		<-tick.C
+	}
+	if len(bad) > 0 {
+		return sc, fmt.Errorf("%d sessions did not answer their own token (first: %s)", len(bad), strings.Join(bad[:min(len(bad), 5)], ", "))
+	}
+	return sc, nil
+}
+
+// startScaleSessions starts k sessions of one kind, scaleWorkers at a
+// time, and returns those that started (in start order) even on error.
+func startScaleSessions(ctx context.Context, cs *mcp.ClientSession, k int, pty bool) ([]scaleSession, error) {
+	out := make([]scaleSession, k)
+	errs := make([]error, k)
+	forEach(k, func(i int) { out[i], errs[i] = startScaleSession(ctx, cs, pty) })
+	started := out[:0]
+	for _, s := range out {
+		if s.id != "" {
+			started = append(started, s)
+		}
+	}
+	return started, errors.Join(errs...)
+}
+
+// forEach runs f(0..k-1) on scaleWorkers goroutines and waits for them.
+func forEach(k int, f func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(scaleWorkers, k) {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range k {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// startScaleSession starts one session and checks that its program waits
+// for input: the REPL shows its prompt, cat reads.
+func startScaleSession(ctx context.Context, cs *mcp.ClientSession, pty bool) (scaleSession, error) {
+	args := map[string]any{"argv": scalePipeArgv, "mode": "pipe", "timeout_ms": 60000}
+	if pty {
+		args = map[string]any{"argv": scalePTYArgv, "mode": "pty", "timeout_ms": 60000}
+	}
+	var st struct {
+		SessionID string `json:"session_id"`
+		Reason    string `json:"reason"`
+		Output    string `json:"output"`
+	}
+	if _, err := call(ctx, cs, "start_process", args, &st); err != nil {
+		return scaleSession{}, err
+	}
+	s := scaleSession{id: st.SessionID, pty: pty}
+	if st.Reason != "awaiting_input" {
+		return s, fmt.Errorf("start_process of %s returned %q (output %q), want awaiting_input", st.SessionID, st.Reason, st.Output)
+	}
+	return s, nil
+}
+
+// scaleRoundTrip sends session s a token of its own and times the reply,
+// which must be exactly the token (and the REPL's next prompt).
+func scaleRoundTrip(ctx context.Context, cs *mcp.ClientSession, s scaleSession, i int) (time.Duration, bool, error) {
+	token := fmt.Sprintf("%s-tok%d", s.id, i)
+	text, want := token, token+"\n"
+	if s.pty {
+		text, want = fmt.Sprintf("print(%q)", token), token+"\n>>> "
+	}
+	var r struct {
+		Output string `json:"output"`
+		Reason string `json:"reason"`
+	}
+	args := map[string]any{"session_id": s.id, "text": text, "enter": true, "timeout_ms": 30000}
+	t0 := time.Now()
+	_, err := call(ctx, cs, "send_input", args, &r)
+	d := time.Since(t0)
+	if err != nil {
+		return d, false, err
+	}
+	ok := r.Output == want && r.Reason == "awaiting_input"
+	if !ok {
+		fmt.Fprintf(os.Stderr, "bench: scale: %s replied %q (%s), want %q\n", s.id, r.Output, r.Reason, want)
+	}
+	return d, ok, nil
+}
+
+// deleteScaleSessions terminates and deletes sessions, scaleWorkers at a
+// time.
+func deleteScaleSessions(ctx context.Context, cs *mcp.ClientSession, ss []scaleSession) error {
+	errs := make([]error, len(ss))
+	forEach(len(ss), func(i int) {
+		var info struct {
+			State string `json:"state"`
+		}
+		id := ss[i].id
+		if _, err := call(ctx, cs, "terminate_process", map[string]any{"session_id": id, "grace_ms": 2000}, &info); err != nil {
+			errs[i] = err
+			return
+		}
+		if info.State != "exited" {
+			errs[i] = fmt.Errorf("session %s is %s after terminate_process, want exited", id, info.State)
+			return
+		}
+		_, errs[i] = call(ctx, cs, "delete_session", map[string]any{"session_id": id}, nil)
+	})
+	return errors.Join(errs...)
+}

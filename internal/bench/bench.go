@@ -50,9 +50,10 @@ type Results struct {
 	// ToolsListBytes is the tools/list result as JSON: what every
 	// conversation reads into the model's context.
 	ToolsListBytes int      `json:"tools_list_bytes"`
-	// Scale is set by a -scale run, which measures nothing else.
-	Scale  *Scale   `json:"scale,omitempty"`
 	Failed         []string `json:"failures,omitempty"`
+
+	// Scale is set by a -scale run, which measures nothing else.
+	Scale *Scale `json:"scale,omitempty"`
 }
 
 // Env records what the numbers were measured on; without it they

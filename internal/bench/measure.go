@@ -29,7 +29,7 @@ var call = toolcall.Checked
 
 // runner launches the measured "agentty serve" processes.
 type runner struct {
-	exe     string // the agentty binary
+	exe     string   // the agentty binary
 	version string   // reported as the client's version
 	env     []string // added to the server's environment
 }

@@ -117,3 +117,35 @@ func TestScanner_SeesNewListener(t *testing.T) {
 		t.Fatalf("after a second server joined: %+v %v", ss, err)
 	}
 }
+
+// TestScanner_FewDescriptors: a session with a handful of descriptors and
+// no socket among them is answered from its descriptors alone, with no
+// sock_diag dump (list_sessions scans every session); once it listens,
+// the next scan sees it.
+func TestScanner_FewDescriptors(t *testing.T) {
+	cmd := exec.Command("cat")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close(); _ = cmd.Wait() })
+	var sc Scanner
+	owners := []Owner{{PID: cmd.Process.Pid, Command: "cat"}}
+	before := diagDumps.Load()
+	for i := range 3 {
+		if ss, err := sc.Scan(owners); err != nil || len(ss) != 0 {
+			t.Fatalf("scan %d of cat: %+v, %v; want no sockets", i, ss, err)
+		}
+	}
+	if n := diagDumps.Load() - before; n != 0 {
+		t.Errorf("3 scans of a session without sockets made %d sock_diag dumps, want 0", n)
+	}
+	pid, _ := server(t, 0)
+	owners = append(owners, Owner{PID: pid, Command: "python3"})
+	if ss, err := sc.Scan(owners); err != nil || len(ss) != 1 || ss[0].PID != pid {
+		t.Fatalf("after a server joined: %+v, %v; want its listening socket", ss, err)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"net/netip"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -33,9 +34,14 @@ const (
 	unixDiagName     = 0 // UNIX_DIAG_NAME attribute
 )
 
+// diagDumps counts diagListening calls, so a test can tell a scan that
+// asked the kernel from one that did not need to.
+var diagDumps atomic.Int64
+
 // diagListening lists the listening sockets of this process's network
 // namespace whose inode want holds.
 func diagListening(want func(uint64) (Owner, bool)) ([]Socket, error) {
+	diagDumps.Add(1)
 	fd, err := unix.Socket(unix.AF_NETLINK, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, unix.NETLINK_SOCK_DIAG)
 	if err != nil {
 		return nil, fmt.Errorf("sock_diag: %w", err)

@@ -17,20 +17,28 @@ import (
 // sockets, not with the machine's processes or connections. Owners that
 // exited meanwhile are skipped.
 func Scan(owners []Owner) ([]Socket, error) {
+	ss, _, err := scan(owners)
+	return ss, err
+}
+
+// scan is Scan, also counting the owners' descriptors.
+func scan(owners []Owner) ([]Socket, int, error) {
 	held := map[uint64]Owner{}
+	nfds := 0
 	nsPID := map[string]int{} // network namespace -> a pid in it
 	var buf []byte
 	for _, o := range owners {
 		dir := "/proc/" + strconv.Itoa(o.PID)
-		fds, err := os.Open(dir + "/fd")
+		fdDir, err := os.Open(dir + "/fd")
 		if err != nil {
 			continue
 		}
-		names, _ := fds.Readdirnames(-1)
+		names, _ := fdDir.Readdirnames(-1)
+		nfds += len(names)
 		hasSock := false
 		for _, n := range names {
 			var ino uint64
-			if ino, buf = socketInode(int(fds.Fd()), n, buf); ino == 0 {
+			if ino, buf = socketInode(int(fdDir.Fd()), n, buf); ino == 0 {
 				continue
 			}
 			hasSock = true
@@ -38,7 +46,7 @@ func Scan(owners []Owner) ([]Socket, error) {
 				held[ino] = o
 			}
 		}
-		fds.Close()
+		fdDir.Close()
 		if !hasSock {
 			continue
 		}
@@ -51,7 +59,7 @@ func Scan(owners []Owner) ([]Socket, error) {
 		}
 	}
 	if len(held) == 0 {
-		return nil, nil
+		return nil, nfds, nil
 	}
 	owner := func(ino uint64) (Owner, bool) { o, ok := held[ino]; return o, ok }
 	var out []Socket
@@ -70,7 +78,7 @@ func Scan(owners []Owner) ([]Socket, error) {
 			out = append(out, Parse(t, b, binary.NativeEndian, owner)...)
 		}
 	}
-	return Sort(out), nil
+	return Sort(out), nfds, nil
 }
 
 // socketInode returns the inode of the "socket:[N]" descriptor link name in

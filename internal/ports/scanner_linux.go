@@ -14,21 +14,34 @@ import (
 // processes are the ones of its last full scan, that scan's answer stands:
 // a scan then costs one sock_diag dump of the namespace's listening sockets
 // instead of reading every descriptor of the session (a server holding
-// thousands of connections has thousands). The zero value is ready; it is
-// safe for concurrent use.
+// thousands of connections has thousands). A session that held at most
+// directFDs descriptors at its last scan has them read instead: cheaper
+// than the dump, and with no socket among them, no dump at all (a list of
+// a thousand sessions asks each). The zero value is ready; it is safe for
+// concurrent use.
 type Scanner struct {
 	mu     sync.Mutex
 	valid  bool     // guarded by mu; last may be reused
 	inodes []uint64 // guarded by mu; the namespace's listening sockets then
 	pids   []int    // guarded by mu; the owners then
 	last   []Socket // guarded by mu
+	fds    int      // guarded by mu; the owners' descriptors at the last full scan
 }
+
+// directFDs is the most descriptors a session may hold for its scans to
+// read them rather than validate the last answer by a sock_diag dump.
+const directFDs = 64
 
 // Scan is Scan(owners), reusing the last answer while nothing it depends on
 // changed.
 func (sc *Scanner) Scan(owners []Owner) ([]Socket, error) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
+	if sc.fds <= directFDs {
+		res, fds, err := scan(owners)
+		sc.valid, sc.fds = false, fds
+		return res, err
+	}
 	all, err := diagListening(func(uint64) (Owner, bool) { return Owner{}, true })
 	if err != nil {
 		sc.valid = false
@@ -47,12 +60,12 @@ func (sc *Scanner) Scan(owners []Owner) ([]Socket, error) {
 	if sc.valid && slices.Equal(inodes, sc.inodes) && slices.Equal(pids, sc.pids) {
 		return slices.Clone(sc.last), nil
 	}
-	res, err := Scan(owners)
+	res, fds, err := scan(owners)
 	if err != nil {
 		sc.valid = false
 		return nil, err
 	}
-	sc.valid, sc.inodes, sc.pids, sc.last = inOwnNetNS(owners), inodes, pids, slices.Clone(res)
+	sc.valid, sc.inodes, sc.pids, sc.last, sc.fds = inOwnNetNS(owners), inodes, pids, slices.Clone(res), fds
 	return res, nil
 }
 

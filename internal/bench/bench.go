@@ -24,10 +24,10 @@ type Config struct {
 	Sessions int    // idle sessions started for the memory measurement
 	// Scale, when above 0, runs only the scale measurement with this many
 	// sessions at once (scale.go); ReturnWithin bounds its wait for the
-	// server's goroutines, descriptors and memory to come back after
-	// deleting them (default a minute).
-	Scale        int
-	ReturnWithin time.Duration
+	// server's goroutines and descriptors to come back after deleting them,
+	// RSSWithin its wait for memory (0: a minute; RSSWithin < 0: read once).
+	Scale                   int
+	ReturnWithin, RSSWithin time.Duration
 	// Env is added to the measured server's environment.
 	Env []string
 	// Exe is the agentty binary whose "serve" is measured (default: this

@@ -80,3 +80,33 @@ func TestResults_PrintBudgets(t *testing.T) {
 		}
 	}
 }
+
+// TestScale_PrintBudgets: a -scale run prints its command, its tables and
+// each scale budget with whether it was met.
+func TestScale_PrintBudgets(t *testing.T) {
+	r := &Results{Command: "agentty bench -scale 4", Env: Env{Agentty: "v", CPUs: 2}, Scale: &Scale{
+		Sessions: 4, PTY: 2, Pipe: 2, PTYArgv: []string{"python3", "-q"}, PipeArgv: []string{"cat"}, Answered: 3, Mismatches: 1,
+		RoundTrip: Latency{Count: 4, MedianMs: 2, P99Ms: 60}, IdleKiB: 10240, FullKiB: 10640, PerSessionKiB: 100, PerPTYKiB: 150,
+		Goroutines: Counts{Before: 12, Full: 28, After: 13}, FDs: Counts{Before: 13, Full: 29, After: 13},
+		AfterDeleteKiB: 11264, ReturnSeconds: 5}}
+	var b bytes.Buffer
+	r.Print(&b)
+	got := strings.Join(strings.Fields(b.String()), " ")
+	for _, want := range []string{
+		"agentty bench — reproduce with: agentty bench -scale 4",
+		"4 sessions at once: 2 PTY (python3 -q) + 2 pipe (cat)",
+		"all sessions 4 2.00 0.00 60.00",
+		"goroutines 12 28 13",
+		"sessions that answered their own token 3 4 NO",
+		"round trip p99, all sessions there 60.0 ms 50.0 ms NO",
+		"RSS over idle per session 100.0 KiB 100.0 KiB yes",
+		"per PTY session 150.0 KiB 100.0 KiB NO",
+		"goroutines after delete, over before 1 0 NO",
+		"descriptors after delete, over before 0 0 yes",
+		"RSS after delete, over idle 10.0 % 20.0 % yes",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
+	}
+}

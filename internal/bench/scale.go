@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -90,6 +91,16 @@ var (
 	scalePipeArgv = []string{"cat"}
 )
 
+// realPython is python3's own executable: a version manager's shim
+// (pyenv) would otherwise run a shell script before each of the REPLs.
+func realPython() string {
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if p := strings.TrimSpace(string(out)); err == nil && filepath.IsAbs(p) {
+		return p
+	}
+	return "python3"
+}
+
 // scaleSession is one session of the run.
 type scaleSession struct {
 	id  string
@@ -97,8 +108,9 @@ type scaleSession struct {
 }
 
 // scale runs the scale measurement with n sessions (n/2 of them PTYs).
-func (rn *runner) scale(ctx context.Context, n int, returnWithin time.Duration) (Scale, error) {
-	sc := Scale{Sessions: n, PTY: n / 2, Pipe: n - n/2, PTYArgv: scalePTYArgv, PipeArgv: scalePipeArgv, Workers: scaleWorkers}
+func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time.Duration) (Scale, error) {
+	pyArgv := append([]string{realPython()}, scalePTYArgv[1:]...)
+	sc := Scale{Sessions: n, PTY: n / 2, Pipe: n - n/2, PTYArgv: pyArgv, PipeArgv: scalePipeArgv, Workers: scaleWorkers}
 	sc.LoadBefore = loadAverage()
 	dir, err := os.MkdirTemp("", "agentty-bench-scale-")
 	if err != nil {
@@ -128,7 +140,11 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin time.Duration) 
 	// orphan reaper, ...) is not per session.
 	warm := []scaleSession{}
 	for _, pty := range []bool{true, false} {
-		s, err := startScaleSession(ctx, cs, pty)
+		argv := sc.PipeArgv
+		if pty {
+			argv = sc.PTYArgv
+		}
+		s, err := startScaleSession(ctx, cs, argv, pty)
 		if err != nil {
 			return sc, fmt.Errorf("warm-up: %w", err)
 		}
@@ -149,7 +165,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin time.Duration) 
 	// Pipes first, so their cost and the PTYs' can be told apart.
 	sessions := make([]scaleSession, 0, n)
 	t0 := time.Now()
-	pipes, err := startScaleSessions(ctx, cs, sc.Pipe, false)
+	pipes, err := startScaleSessions(ctx, cs, sc.Pipe, sc.PipeArgv, false)
 	sessions = append(sessions, pipes...)
 	if err != nil {
 		return sc, errors.Join(err, deleteScaleSessions(ctx, cs, sessions))
@@ -157,7 +173,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin time.Duration) 
 	if sc.PipesKiB, err = benchRSSKiB(pid); err != nil {
 		return sc, err
 	}
-	ptys, err := startScaleSessions(ctx, cs, sc.PTY, true)
+	ptys, err := startScaleSessions(ctx, cs, sc.PTY, sc.PTYArgv, true)
 	sessions = append(sessions, ptys...)
 	sc.StartSeconds = time.Since(t0).Seconds()
 	if err != nil {
@@ -220,9 +236,8 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin time.Duration) 
 		return sc, err
 	}
 
-	if err := deleteScaleSessions(ctx, cs, sessions); err != nil {
-		return sc, err
-	}
+	// A failed deletion is reported, and the server still measured.
+	delErr := deleteScaleSessions(ctx, cs, sessions)
 	t2 := time.Now()
 	tick := time.NewTicker(100 * time.Millisecond) // counts have no event to wait on
 	defer tick.Stop()
@@ -244,23 +259,23 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin time.Duration) 
 			return sc, err
 		}
 		sc.ReturnSeconds = time.Since(t2).Seconds()
-		if sc.AfterDeleteKiB <= sc.IdleKiB*12/10 || time.Since(t2) > returnWithin {
+		if sc.AfterDeleteKiB <= sc.IdleKiB*12/10 || time.Since(t2) > rssWithin {
 			break
 		}
 		<-tick.C
 	}
 	if len(bad) > 0 {
-		return sc, fmt.Errorf("%d sessions did not answer their own token (first: %s)", len(bad), strings.Join(bad[:min(len(bad), 5)], ", "))
+		delErr = errors.Join(delErr, fmt.Errorf("%d sessions did not answer their own token (first: %s)", len(bad), strings.Join(bad[:min(len(bad), 5)], ", ")))
 	}
-	return sc, nil
+	return sc, delErr
 }
 
 // startScaleSessions starts k sessions of one kind, scaleWorkers at a
 // time, and returns those that started (in start order) even on error.
-func startScaleSessions(ctx context.Context, cs *mcp.ClientSession, k int, pty bool) ([]scaleSession, error) {
+func startScaleSessions(ctx context.Context, cs *mcp.ClientSession, k int, argv []string, pty bool) ([]scaleSession, error) {
 	out := make([]scaleSession, k)
 	errs := make([]error, k)
-	forEach(k, func(i int) { out[i], errs[i] = startScaleSession(ctx, cs, pty) })
+	forEach(k, func(i int) { out[i], errs[i] = startScaleSession(ctx, cs, argv, pty) })
 	started := out[:0]
 	for _, s := range out {
 		if s.id != "" {
@@ -290,11 +305,12 @@ func forEach(k int, f func(i int)) {
 
 // startScaleSession starts one session and checks that its program waits
 // for input: the REPL shows its prompt, cat reads.
-func startScaleSession(ctx context.Context, cs *mcp.ClientSession, pty bool) (scaleSession, error) {
-	args := map[string]any{"argv": scalePipeArgv, "mode": "pipe", "timeout_ms": 60000}
+func startScaleSession(ctx context.Context, cs *mcp.ClientSession, argv []string, pty bool) (scaleSession, error) {
+	mode := "pipe"
 	if pty {
-		args = map[string]any{"argv": scalePTYArgv, "mode": "pty", "timeout_ms": 60000}
+		mode = "pty"
 	}
+	args := map[string]any{"argv": argv, "mode": mode, "timeout_ms": 60000}
 	var st struct {
 		SessionID string `json:"session_id"`
 		Reason    string `json:"reason"`

@@ -15,10 +15,13 @@ func runScale(ctx context.Context, rn *runner, cfg Config) *Results {
 	if cfg.ReturnWithin <= 0 {
 		cfg.ReturnWithin = time.Minute
 	}
+	if cfg.RSSWithin == 0 {
+		cfg.RSSWithin = time.Minute
+	}
 	if cfg.Progress != nil {
 		fmt.Fprintf(cfg.Progress, "bench: %d sessions at once...\n", cfg.Scale)
 	}
-	sc, err := rn.scale(ctx, cfg.Scale, cfg.ReturnWithin)
+	sc, err := rn.scale(ctx, cfg.Scale, cfg.ReturnWithin, cfg.RSSWithin)
 	sc.LoadAfter = loadAverage()
 	res.Scale = &sc
 	if err != nil {

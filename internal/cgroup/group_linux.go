@@ -108,22 +108,29 @@ func (g *Group) Procs() ([]int, error) {
 	return out, nil
 }
 
+// gone reports an error that says the group no longer exists: removed
+// (ENOENT), or being removed while its file was open (the kernel answers
+// reads and writes of a group in rmdir with ENODEV). Only an empty group
+// can be removed, so a gone group holds no process.
+func gone(err error) bool {
+	return errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENODEV)
+}
+
 // Populated reports whether any process is in the group or below it; a
 // group that no longer exists is not populated.
 func (g *Group) Populated() (bool, error) {
 	v, err := keyed(filepath.Join(g.dir, "cgroup.events"), "populated")
-	if errors.Is(err, os.ErrNotExist) {
+	if gone(err) {
 		return false, nil
 	}
 	return v != 0, err
 }
 
 // Kill SIGKILLs every process in the group at once (cgroup.kill); a group
-// already removed, or being removed (the kernel answers a write to a file
-// of a group in rmdir with ENODEV), has nothing to kill.
+// already removed, or being removed, has nothing to kill.
 func (g *Group) Kill() error {
 	err := write(filepath.Join(g.dir, "cgroup.kill"), "1")
-	if errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENODEV) {
+	if gone(err) {
 		return nil
 	}
 	return err
@@ -132,7 +139,7 @@ func (g *Group) Kill() error {
 // Signal sends sig to every process in the group.
 func (g *Group) Signal(sig syscall.Signal) error {
 	pids, err := g.Procs()
-	if errors.Is(err, os.ErrNotExist) {
+	if gone(err) {
 		return nil
 	}
 	for _, pid := range pids {
@@ -151,7 +158,7 @@ func (g *Group) WaitEmpty(ctx context.Context) error {
 	}
 	defer unix.Close(in)
 	if _, err := unix.InotifyAddWatch(in, filepath.Join(g.dir, "cgroup.events"), unix.IN_MODIFY); err != nil {
-		if errors.Is(err, unix.ENOENT) {
+		if gone(err) {
 			return nil
 		}
 		return g.pollEmpty(ctx)

@@ -3,9 +3,12 @@
 package cgroup
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestUnescape(t *testing.T) {
@@ -39,5 +42,27 @@ func TestKeyedAndSingle(t *testing.T) {
 	}
 	if v := single(filepath.Join(dir, "absent")); v != -1 {
 		t.Fatalf("single(absent) = %d", v)
+	}
+}
+
+// TestGone_RemovedOrInRmdir: a group removed (ENOENT) or being removed
+// while its file was open (ENODEV, seen at scale when a session's exit
+// path removed its emptied group during terminate) is gone, which Kill,
+// Populated and Signal take as "nothing left"; any other error is not.
+func TestGone_RemovedOrInRmdir(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{&os.PathError{Op: "open", Path: "cgroup.kill", Err: unix.ENOENT}, true},
+		{&os.PathError{Op: "write", Path: "cgroup.kill", Err: unix.ENODEV}, true},
+		{fmt.Errorf("read cgroup.events: %w", unix.ENODEV), true},
+		{&os.PathError{Op: "write", Path: "cgroup.kill", Err: unix.EACCES}, false},
+		{&os.PathError{Op: "write", Path: "cgroup.kill", Err: unix.EBUSY}, false},
+		{nil, false},
+	} {
+		if got := gone(tc.err); got != tc.want {
+			t.Errorf("gone(%v) = %v, want %v", tc.err, got, tc.want)
+		}
 	}
 }

@@ -50,13 +50,18 @@ func RunReaper(ctx context.Context, owned func(pid int) bool) {
 
 // reapOrphans waits for every zombie child not owned by someone else and
 // returns how many it reaped. SIGCHLDs coalesce, so it handles all zombies,
-// not one per signal.
+// not one per signal. Owned children are passed over before their stat is
+// read: with a thousand sessions every SIGCHLD would otherwise read a
+// thousand stat files to find the one orphan.
 func reapOrphans(owned func(pid int) bool) int {
 	s := newSnapshot()
 	n := 0
 	for _, pid := range s.children(os.Getpid()) {
+		if owned != nil && owned(pid) {
+			continue
+		}
 		st, ok := s.stat(pid)
-		if !ok || st.State != 'Z' || (owned != nil && owned(pid)) {
+		if !ok || st.State != 'Z' {
 			continue
 		}
 		var ws unix.WaitStatus

@@ -117,3 +117,25 @@ func reaperChild(withReaper bool) int {
 	fmt.Println("ZOMBIE")
 	return 0
 }
+
+// BenchmarkReapOrphans_OwnedChildren is one SIGCHLD's scan with 500 live
+// children that sessions own (and wait for themselves): what every session
+// exit costs the reaper at scale.
+//
+//	go test -run '^$' -bench ReapOrphans -benchtime 200x ./internal/proctree
+func BenchmarkReapOrphans_OwnedChildren(b *testing.B) {
+	owned := map[int]bool{}
+	for range 500 {
+		cmd := exec.Command("sleep", "300")
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		owned[cmd.Process.Pid] = true
+		b.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	}
+	for b.Loop() {
+		if n := reapOrphans(func(pid int) bool { return owned[pid] }); n != 0 {
+			b.Fatalf("reaped %d owned children", n)
+		}
+	}
+}

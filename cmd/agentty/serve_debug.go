@@ -68,8 +68,11 @@ func (d *debugSocket) answer(c net.Conn) {
 	}
 	switch line {
 	case "stats\n":
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
 		// Less the accept loop and this answer: the socket's own.
-		_ = json.NewEncoder(c).Encode(bench.ServerStats{Goroutines: runtime.NumGoroutine() - 2})
+		_ = json.NewEncoder(c).Encode(bench.ServerStats{Goroutines: runtime.NumGoroutine() - 2, HeapInuse: m.HeapInuse,
+			HeapIdle: m.HeapIdle, HeapReleased: m.HeapReleased, StackInuse: m.StackInuse, Sys: m.Sys})
 	case "stacks\n":
 		buf := make([]byte, 1<<20)
 		for {

@@ -52,6 +52,9 @@ type Scale struct {
 	// of them, and after deleting them once back at the baseline (or after
 	// a minute); BackSeconds is how long that took.
 	Goroutines  Counts  `json:"goroutines"`
+	// The Go runtime's view at the same three points, and after the RSS
+	// wait: live heap and stacks against what RSS shows.
+	Runtime [4]ServerStats `json:"runtime"`
 	FDs         Counts  `json:"fds"`
 	BackSeconds float64 `json:"back_seconds"`
 	// RSS after deletion: once within 20 % of IdleKiB, or after a minute.
@@ -72,9 +75,16 @@ type Counts struct {
 	After  int `json:"after_delete"`
 }
 
-// ServerStats is what "agentty serve -debug-socket" answers to "stats".
+// ServerStats is what "agentty serve -debug-socket" answers to "stats":
+// goroutines and the Go runtime's memory (runtime.MemStats), which tells
+// what of RSS is live heap, stacks or freed memory not yet returned.
 type ServerStats struct {
-	Goroutines int `json:"goroutines"`
+	Goroutines   int    `json:"goroutines"`
+	HeapInuse    uint64 `json:"heap_inuse"`
+	HeapIdle     uint64 `json:"heap_idle"`
+	HeapReleased uint64 `json:"heap_released"`
+	StackInuse   uint64 `json:"stack_inuse"`
+	Sys          uint64 `json:"sys"`
 }
 
 // scaleWorkers is how many start and delete calls are in flight at once:
@@ -127,11 +137,12 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 	if sc.IdleKiB, err = benchRSSKiB(pid); err != nil {
 		return sc, err
 	}
-	counts := func() (int, int, error) {
+	counts := func(at int) (int, int, error) {
 		st, err := serverStats(sock)
 		if err != nil {
 			return 0, 0, err
 		}
+		sc.Runtime[at] = st
 		fds, err := openFDs(pid)
 		return st.Goroutines, fds, err
 	}
@@ -158,7 +169,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 	if err := deleteScaleSessions(ctx, cs, warm); err != nil {
 		return sc, fmt.Errorf("warm-up: %w", err)
 	}
-	if sc.Goroutines.Before, sc.FDs.Before, err = counts(); err != nil {
+	if sc.Goroutines.Before, sc.FDs.Before, err = counts(0); err != nil {
 		return sc, err
 	}
 
@@ -232,7 +243,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 	sc.PerSessionKiB = float64(sc.FullKiB-sc.IdleKiB) / float64(n)
 	sc.PerPipeKiB = float64(sc.PipesKiB-sc.IdleKiB) / float64(max(sc.Pipe, 1))
 	sc.PerPTYKiB = float64(ptyKiB-sc.PipesKiB) / float64(max(sc.PTY, 1))
-	if sc.Goroutines.Full, sc.FDs.Full, err = counts(); err != nil {
+	if sc.Goroutines.Full, sc.FDs.Full, err = counts(1); err != nil {
 		return sc, err
 	}
 
@@ -242,7 +253,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 	tick := time.NewTicker(100 * time.Millisecond) // counts have no event to wait on
 	defer tick.Stop()
 	for {
-		if sc.Goroutines.After, sc.FDs.After, err = counts(); err != nil {
+		if sc.Goroutines.After, sc.FDs.After, err = counts(2); err != nil {
 			return sc, err
 		}
 		sc.BackSeconds = time.Since(t2).Seconds()
@@ -263,6 +274,9 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 			break
 		}
 		<-tick.C
+	}
+	if st, err := serverStats(sock); err == nil {
+		sc.Runtime[3] = st
 	}
 	if len(bad) > 0 {
 		delErr = errors.Join(delErr, fmt.Errorf("%d sessions did not answer their own token (first: %s)", len(bad), strings.Join(bad[:min(len(bad), 5)], ", ")))

@@ -50,6 +50,11 @@ func (s *Scale) print(w io.Writer) {
 	fmt.Fprintf(tw, "VmRSS (KiB)\t%d\t%d\t%d\t\n", s.IdleKiB, s.FullKiB, s.AfterDeleteKiB)
 	fmt.Fprintf(tw, "goroutines\t%d\t%d\t%d\t\n", s.Goroutines.Before, s.Goroutines.Full, s.Goroutines.After)
 	fmt.Fprintf(tw, "open descriptors\t%d\t%d\t%d\t\n", s.FDs.Before, s.FDs.Full, s.FDs.After)
+	rt := s.Runtime
+	fmt.Fprintf(tw, "Go heap in use (KiB)\t%d\t%d\t%d\t\n", rt[0].HeapInuse>>10, rt[1].HeapInuse>>10, rt[3].HeapInuse>>10)
+	fmt.Fprintf(tw, "Go stacks (KiB)\t%d\t%d\t%d\t\n", rt[0].StackInuse>>10, rt[1].StackInuse>>10, rt[3].StackInuse>>10)
+	fmt.Fprintf(tw, "Go heap free, not returned (KiB)\t%d\t%d\t%d\t\n", (rt[0].HeapIdle-rt[0].HeapReleased)>>10,
+		(rt[1].HeapIdle-rt[1].HeapReleased)>>10, (rt[3].HeapIdle-rt[3].HeapReleased)>>10)
 	tw.Flush()
 	fmt.Fprintf(w, "(per session over idle: %.1f KiB; pipe %.1f KiB, pty %.1f KiB; %.2f goroutines, %.2f descriptors;\n",
 		s.PerSessionKiB, s.PerPipeKiB, s.PerPTYKiB, perSession(s.Goroutines, s.Sessions), perSession(s.FDs, s.Sessions))

@@ -51,12 +51,12 @@ type Scale struct {
 	// what a server starts once on first use is in the baseline), with all
 	// of them, and after deleting them once back at the baseline (or after
 	// a minute); BackSeconds is how long that took.
-	Goroutines  Counts  `json:"goroutines"`
+	Goroutines Counts `json:"goroutines"`
 	// The Go runtime's view at the same three points, and after the RSS
 	// wait: live heap and stacks against what RSS shows.
-	Runtime [4]ServerStats `json:"runtime"`
-	FDs         Counts  `json:"fds"`
-	BackSeconds float64 `json:"back_seconds"`
+	Runtime     [4]ServerStats `json:"runtime"`
+	FDs         Counts         `json:"fds"`
+	BackSeconds float64        `json:"back_seconds"`
 	// RSS after deletion: once within 20 % of IdleKiB, or after a minute.
 	AfterDeleteKiB int64   `json:"rss_after_delete_kib"`
 	ReturnSeconds  float64 `json:"return_seconds"`

@@ -34,7 +34,8 @@ type Scale struct {
 	RoundTripPTY  Latency `json:"round_trip_pty"`
 	RoundTripPipe Latency `json:"round_trip_pipe"`
 	// StartSeconds is how long starting all of them took (Workers calls
-	// in flight); ListMs one list_sessions call with all of them there.
+	// in flight); ListMs a list_sessions call with all of them there
+	// (median of scaleLists).
 	StartSeconds float64 `json:"start_seconds"`
 	Workers      int     `json:"workers"`
 	ListMs       float64 `json:"list_sessions_ms"`
@@ -91,6 +92,9 @@ type ServerStats struct {
 // enough to keep both CPUs of a small machine busy, few enough that each
 // call's wait for its program's first prompt stays short.
 const scaleWorkers = 8
+
+// scaleLists is how many list_sessions calls ListMs is the median of.
+const scaleLists = 5
 
 // scaleArgv are the programs: python's REPL is the one agents drive
 // most and the bench's round-trip REPL, a prompt without a newline that
@@ -226,17 +230,21 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 		}
 	}
 	sc.RoundTrip, sc.RoundTripPTY, sc.RoundTripPipe = summarizeLatency(all), summarizeLatency(onPTY), summarizeLatency(onPipe)
-	t1 := time.Now()
-	var list struct {
-		Count int `json:"count"`
+	var lists []time.Duration
+	for range scaleLists {
+		var list struct {
+			Count int `json:"count"`
+		}
+		t1 := time.Now()
+		if _, err := call(ctx, cs, "list_sessions", map[string]any{}, &list); err != nil {
+			return sc, err
+		}
+		lists = append(lists, time.Since(t1))
+		if list.Count != n {
+			return sc, fmt.Errorf("list_sessions counted %d sessions, want %d", list.Count, n)
+		}
 	}
-	if _, err := call(ctx, cs, "list_sessions", map[string]any{}, &list); err != nil {
-		return sc, err
-	}
-	sc.ListMs = benchMs(time.Since(t1))
-	if list.Count != n {
-		return sc, fmt.Errorf("list_sessions counted %d sessions, want %d", list.Count, n)
-	}
+	sc.ListMs = summarizeLatency(lists).MedianMs
 	if sc.FullKiB, err = benchRSSKiB(pid); err != nil {
 		return sc, err
 	}

@@ -43,7 +43,7 @@ func (s *Scale) print(w io.Writer) {
 	row("pty", s.RoundTripPTY)
 	row("pipe", s.RoundTripPipe)
 	tw.Flush()
-	fmt.Fprintf(w, "(start all: %.1f s, %d calls in flight; list_sessions with all: %.1f ms)\n\n", s.StartSeconds, s.Workers, s.ListMs)
+	fmt.Fprintf(w, "(start all: %.1f s, %d calls in flight; list_sessions with all, median of %d: %.1f ms)\n\n", s.StartSeconds, s.Workers, scaleLists, s.ListMs)
 
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Server\tbefore\twith sessions\tafter delete\t")

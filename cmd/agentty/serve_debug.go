@@ -30,7 +30,9 @@ func listenDebug(path string, log *slog.Logger) (*debugSocket, error) {
 	if path == "" {
 		return nil, nil
 	}
-	_ = os.Remove(path) // a socket left by a killed run
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSocket != 0 {
+		_ = os.Remove(path) // a socket left by a killed run; never another file
+	}
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		return nil, err

@@ -306,10 +306,23 @@ func (n *node) exec(q request) {
 	cmd := exec.Command("/bin/sh", append([]string{"-c", q.Script, "sh"}, q.Args...)...)
 	cmd.Dir = n.cwd
 	cmd.Stdin = bytes.NewReader(q.Data)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	m.Out = out
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// Owned while it runs, or the orphan reaper may collect its exit
+	// status first and Wait fails with ECHILD.
+	n.mu.Lock()
+	err := cmd.Start()
+	if err == nil {
+		n.roots[cmd.Process.Pid] = true
+	}
+	n.mu.Unlock()
+	if err == nil {
+		err = cmd.Wait()
+		n.mu.Lock()
+		delete(n.roots, cmd.Process.Pid)
+		n.mu.Unlock()
+	}
+	m.Out = stdout.Bytes()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {

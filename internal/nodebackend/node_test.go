@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -180,6 +181,20 @@ func TestNode_OutputBeforeStartReply(t *testing.T) {
 		p.Close()
 		if n := len(out.String()); n != 1988895 {
 			t.Fatalf("run %d: %d bytes, want 1988895", i, n)
+		}
+	}
+}
+
+// TestNode_ExecNotReaped loops short execs: the node is a subreaper whose
+// reaper collects zombie children nobody owns, so an exec's child that
+// exits before its Wait must be owned, or Wait fails with ECHILD ("waitid:
+// no child processes", about 1 exec in 30 before it was).
+func TestNode_ExecNotReaped(t *testing.T) {
+	pool := localPool(t)
+	for i := range 200 {
+		out, err := pool.Exec(context.Background(), "docker://local", false, `echo "$1"; exit 0`, []string{strconv.Itoa(i)}, nil)
+		if err != nil || string(out) != strconv.Itoa(i)+"\n" {
+			t.Fatalf("exec %d: %q %v", i, out, err)
 		}
 	}
 }

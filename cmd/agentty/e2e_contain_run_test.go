@@ -50,12 +50,12 @@ func TestRunCommand_LeftoversEndInItsCgroup(t *testing.T) {
 			if r.ExitCode == nil || *r.ExitCode != 0 || !strings.HasSuffix(r.Stdout.Text, "started\n") {
 				t.Fatalf("run: exit %v stdout %q", r.ExitCode, r.Stdout.Text)
 			}
+			if left := taggedPIDs(tag); len(left) > 0 {
+				t.Fatalf("the run left processes behind: %s", describe(left))
+			}
 			m := runCgroupRE.FindStringSubmatch(r.Stdout.Text)
 			if m == nil {
 				t.Fatalf("the run was in no run group of its own: %q", r.Stdout.Text)
-			}
-			if left := taggedPIDs(tag); len(left) > 0 {
-				t.Fatalf("the run left processes behind: %s", describe(left))
 			}
 			if _, err := os.Stat(filepath.Join(mnt, m[1])); !os.IsNotExist(err) {
 				t.Fatalf("the run's group %s is still there: %v", m[1], err)

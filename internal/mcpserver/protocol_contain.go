@@ -49,7 +49,7 @@ type KernelSupport struct {
 	Cgroup bool `json:"cgroup"`
 	// CgroupVia says how agentty got its cgroup subtree: "root", or the
 	// delegated group (its own, or a systemd scope made for it).
-	CgroupVia   string   `json:"cgroup_via,omitempty"`
+	CgroupVia   string   `json:"cgroup_via,omitempty" jsonschema:"root, or the delegated group or systemd scope agentty moved into"`
 	Controllers []string `json:"controllers"`
 	LandlockABI int      `json:"landlock_abi"`
 	NetNS       bool     `json:"netns"`

@@ -110,7 +110,10 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 	mark := s.LastInput()
 	w.Input = &mark
 	stop := ReportProgress(ctx, req, s)
-	r, err := s.Read(ctx, session.Cursor{Reader: in.ReaderID}, w, ro)
+	wctx, unwake := t.askWake(ctx, s.ID, w)
+	r, err := s.Read(wctx, session.Cursor{Reader: in.ReaderID}, w, ro)
+	asked(wctx, &r)
+	unwake()
 	stop()
 	if err != nil {
 		return SendResult{}, err
@@ -133,7 +136,10 @@ func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in Rea
 		return ReadResult{}, err
 	}
 	stop := ReportProgress(ctx, req, s)
-	r, err := s.Read(ctx, session.Cursor{Reader: in.ReaderID, At: in.Cursor, SinceLine: in.SinceLine}, w, ro)
+	wctx, unwake := t.askWake(ctx, s.ID, w)
+	r, err := s.Read(wctx, session.Cursor{Reader: in.ReaderID, At: in.Cursor, SinceLine: in.SinceLine}, w, ro)
+	asked(wctx, &r)
+	unwake()
 	stop()
 	if err != nil {
 		return ReadResult{}, err

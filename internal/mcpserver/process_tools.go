@@ -32,7 +32,7 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 	}
 	s, err := t.mgr.Start(session.StartOptions{Command: in.Command, Argv: in.Argv, Mode: record.Mode(in.Mode), MergeStderr: in.MergeStderr,
 		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey,
-		Contain: profileOf(in.Limits, in.Sandbox)})
+		Contain: profileOf(in.Limits, in.Sandbox), Base: clientEnv(ctx, in.Host)})
 	if err != nil {
 		if l := gate.LimitOf(err); l != "" {
 			return StartResult{}, t.limitRefused(req, "start_process", "", in.Command+strings.Join(in.Argv, " "), l, agentError(err))

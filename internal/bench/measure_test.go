@@ -85,7 +85,7 @@ func TestResults_PrintBudgets(t *testing.T) {
 // each scale budget with whether it was met.
 func TestScale_PrintBudgets(t *testing.T) {
 	r := &Results{Command: "agentty bench -scale 4", Env: Env{Agentty: "v", CPUs: 2}, Scale: &Scale{
-		Sessions: 4, PTY: 2, Pipe: 2, PTYArgv: []string{"python3", "-q"}, PipeArgv: []string{"cat"}, Answered: 3, Mismatches: 1,
+		Sessions: 4, PTY: 2, Pipe: 2, PTYArgv: []string{"/opt/py/bin/python3", "-q"}, PipeArgv: []string{"cat"}, Answered: 3, Mismatches: 1,
 		RoundTrip: Latency{Count: 4, MedianMs: 2, P99Ms: 60}, IdleKiB: 10240, FullKiB: 10640, PerSessionKiB: 100, PerPTYKiB: 150,
 		Goroutines: Counts{Before: 12, Full: 28, After: 13}, FDs: Counts{Before: 13, Full: 29, After: 13},
 		AfterDeleteKiB: 11264, ReturnSeconds: 5}}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -33,7 +34,7 @@ func runScale(ctx context.Context, rn *runner, cfg Config) *Results {
 // print writes the scale tables and the budgets beside them.
 func (s *Scale) print(w io.Writer) {
 	fmt.Fprintf(w, "%d sessions at once: %d PTY (%s) + %d pipe (%s); machine load %.1f → %.1f\n\n",
-		s.Sessions, s.PTY, strings.Join(s.PTYArgv, " "), s.Pipe, strings.Join(s.PipeArgv, " "), s.LoadBefore, s.LoadAfter)
+		s.Sessions, s.PTY, argvText(s.PTYArgv), s.Pipe, argvText(s.PipeArgv), s.LoadBefore, s.LoadAfter)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "send_input round trip, one per session (ms)\tn\tmedian\tp95\tp99\tmin\tmax\t")
 	row := func(name string, l Latency) {
@@ -60,6 +61,15 @@ func (s *Scale) print(w io.Writer) {
 		s.PerSessionKiB, s.PerPipeKiB, s.PerPTYKiB, perSession(s.Goroutines, s.Sessions), perSession(s.FDs, s.Sessions))
 	fmt.Fprintf(w, " goroutines and descriptors back after %.1f s, RSS after %.1f s)\n\n", s.BackSeconds, s.ReturnSeconds)
 	s.printBudgets(w)
+}
+
+// argvText is argv with the program's directory left out (the JSON has
+// the path that ran).
+func argvText(argv []string) string {
+	if len(argv) == 0 {
+		return ""
+	}
+	return strings.Join(append([]string{filepath.Base(argv[0])}, argv[1:]...), " ")
 }
 
 func perSession(c Counts, n int) float64 { return float64(c.Full-c.Before) / float64(max(n, 1)) }

@@ -115,8 +115,8 @@ type Screen struct {
 	// goroutine, which runs only while the queue is not empty.
 	reply    func(p []byte)
 	rmu      sync.Mutex
-	queue    [][]byte // guarded by rmu
-	replying bool     // guarded by rmu; a replier goroutine is running
+	queue    [][]byte    // guarded by rmu
+	replying bool        // guarded by rmu; a replier goroutine is running
 	muted    atomic.Bool // the emulator is replaying old output: its answers were given then
 	// pending counts answers queued and not yet handed to Reply.
 	pending atomic.Int64

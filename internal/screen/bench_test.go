@@ -73,3 +73,37 @@ func BenchmarkSnapshot(b *testing.B) {
 		})
 	}
 }
+
+// nullSource is a Source for a lazy Screen that is never built.
+type nullSource struct{}
+
+func (nullSource) ReadAt(int64, int) ([]byte, int64) { return nil, 0 }
+
+// BenchmarkWriteLight measures the light responder alone: a lazy Screen
+// taking output it never needs the emulator for (plain text and colours).
+func BenchmarkWriteLight(b *testing.B) {
+	cases := []struct {
+		name string
+		data []byte
+	}{
+		{"text_lines", bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog 0123456789\r\n"), 1<<20/56)},
+		{"sgr_lines", bytes.Repeat([]byte("\x1b[1;32mok\x1b[0m step 12 of 40: compiling module\r\n"), 1<<20/48)},
+		{"utf8_lines", bytes.Repeat([]byte("日本語のテキスト, naïve café — ascii words too ✓\r\n"), 1<<20/62)},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			s, err := New(Options{Rows: 24, Cols: 80, Source: nullSource{}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			b.SetBytes(int64(len(tc.data)))
+			for b.Loop() {
+				s.Write(tc.data)
+			}
+			if s.Built() {
+				b.Fatal("the emulator was built")
+			}
+		})
+	}
+}

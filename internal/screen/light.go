@@ -77,7 +77,23 @@ func newLight(rows, cols int) *light {
 
 // write parses p; it stops early once the emulator is needed.
 func (l *light) write(p []byte) {
-	for _, b := range p {
+	for i := 0; i < len(p); i++ {
+		b := p[i]
+		if l.p.State() == parser.GroundState && b >= 0x20 && b < 0x7f {
+			// Text, the bulk of output, without the parser: in the ground
+			// state the parser prints it and stays there.
+			j := i + 1
+			for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
+				j++
+			}
+			if l.known {
+				for range j - i {
+					l.print(' ')
+				}
+			}
+			i = j - 1
+			continue
+		}
 		l.p.Advance(b)
 		if l.need {
 			return

@@ -15,6 +15,13 @@ package session
 // attributes) go to the PTY through Process.Write with a deadline, from the
 // Screen's own goroutine, so a program that never reads its input costs
 // nothing but its own answers.
+//
+// The screen is lazy (screen/lazy.go): until someone reads it or the
+// program does something only the emulator can answer, a light responder
+// answers the queries, and the emulator is then built by replaying the log
+// from its start, resizes included. An idle session thus costs kilobytes,
+// not the emulator's megabyte. A log kept only in memory would drop its
+// start past its limit, so with one the screen is built before that.
 
 import (
 	"context"
@@ -61,7 +68,6 @@ type screenFeed struct {
 
 	mu       sync.Mutex
 	fed      int64              // guarded by mu; log offset rendered up to
-	lost     int64              // guarded by mu; bytes evicted before the feeder read them
 	finished bool               // guarded by mu; the feeder reached the end of the log
 	progress chan struct{}      // guarded by mu; closed and replaced when fed moves
 	resizes  []queuedResize     // guarded by mu; applied when fed reaches at
@@ -75,18 +81,33 @@ type queuedResize struct {
 	rows, cols int
 }
 
+// logSource is a session's log as the Source its lazy screen replays.
+type logSource struct{ log outlog.Log }
+
+func (l logSource) ReadAt(off int64, max int) ([]byte, int64) {
+	sl := l.log.Read(off, -1, max, outlog.Stdout)
+	return sl.Data, sl.LostBytes
+}
+
 // newScreenFeed makes the screen of a PTY session (nil for pipes or when
 // the configuration turns screens off).
 func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
 	if s.Mode != record.ModePTY || s.mgr.cfg.NoScreen {
 		return nil
 	}
+	// The emulator is built when first needed, from the log (screen/lazy.go).
+	// A log kept only in memory drops its start past its limit: the screen
+	// is built before the output gets there, so the replay misses nothing.
+	var retain int64
+	if _, inMemory := s.log.(*outlog.Memory); inMemory {
+		retain = max(1, s.mgr.cfg.OutputLimit/2)
+	}
 	scr, err := screen.New(screen.Options{Rows: rows, Cols: cols, Reply: func(p []byte) {
 		s.armInputGate()
 		if _, err := s.proc.Write(p, time.Now().Add(replyTimeout)); err != nil {
 			s.mgr.log.Debug("terminal query answer not delivered", "session", s.ID, "err", err)
 		}
-	}})
+	}, Source: logSource{s.log}, Retain: retain})
 	if err != nil {
 		s.mgr.log.Warn("no screen", "session", s.ID, "err", err)
 		return nil
@@ -160,9 +181,9 @@ func (s *Session) coalesce(off int64, timer *time.Timer) {
 func (f *screenFeed) render(sl outlog.Slice) {
 	data, at := sl.Data, sl.From
 	for {
-		f.mu.Lock()
-		f.lost += sl.LostBytes
+		f.scr.Lose(sl.LostBytes) // evicted before the feeder read them
 		sl.LostBytes = 0
+		f.mu.Lock()
 		var rz *queuedResize
 		if len(f.resizes) > 0 && f.resizes[0].at <= at+int64(len(data)) {
 			r := f.resizes[0]

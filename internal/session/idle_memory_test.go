@@ -137,6 +137,11 @@ func TestScreen_LazyAnswersResizesAndBuilds(t *testing.T) {
 		if r.Wait.Reason != ReasonMatched && r.Wait.Reason != ReasonAwaiting {
 			t.Fatalf("step %d: %s, want %q", i, r.Wait.Reason, step.until)
 		}
+		// The feeder follows the log on its own: let it render what the
+		// read saw (without reading the screen, which would build it).
+		if behind := s.scr.syncTo(context.Background(), s.log.Stats().End, time.Now().Add(10*time.Second)); behind != 0 {
+			t.Fatalf("step %d: the feeder is %d bytes behind", i, behind)
+		}
 		if built := s.scr.scr.Built(); built != (i > 0) || s.TUI() != step.tui {
 			t.Fatalf("step %d: emulator built %v, TUI %v", i, built, s.TUI())
 		}

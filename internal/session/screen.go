@@ -20,8 +20,10 @@ package session
 // program does something only the emulator can answer, a light responder
 // answers the queries, and the emulator is then built by replaying the log
 // from its start, resizes included. An idle session thus costs kilobytes,
-// not the emulator's megabyte. A log kept only in memory would drop its
-// start past its limit, so with one the screen is built before that.
+// not the emulator's megabyte. The screen is built at the latest when the
+// output passes maxReplay (or, for a log kept only in memory, which drops
+// its start past its limit, half that limit), so a replay is bounded and
+// never misses a byte the eager screen would have drawn.
 
 import (
 	"context"
@@ -59,6 +61,10 @@ const (
 	streamingBytes = 16 << 10
 	coalesceBytes  = screenChunk
 	coalesceDelay  = 50 * time.Millisecond
+	// maxReplay bounds the output a lazy screen replays when it is built:
+	// rendering 64 MiB of plain text (fast-forwarded) takes a fraction of
+	// a second; a session that writes more gets its emulator on the way.
+	maxReplay = 64 << 20
 )
 
 // screenFeed is a PTY session's emulator and the feeder's progress.
@@ -95,12 +101,14 @@ func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
 	if s.Mode != record.ModePTY || s.mgr.cfg.NoScreen {
 		return nil
 	}
-	// The emulator is built when first needed, from the log (screen/lazy.go).
-	// A log kept only in memory drops its start past its limit: the screen
-	// is built before the output gets there, so the replay misses nothing.
-	var retain int64
+	// The emulator is built when first needed, from the log (screen/lazy.go),
+	// and at the latest when the output reaches maxReplay, so a first read
+	// never replays more. A log kept only in memory drops its start past
+	// its limit: the screen is built before the output gets there, so the
+	// replay misses nothing.
+	retain := int64(maxReplay)
 	if _, inMemory := s.log.(*outlog.Memory); inMemory {
-		retain = max(1, s.mgr.cfg.OutputLimit/2)
+		retain = max(1, min(retain, s.mgr.cfg.OutputLimit/2))
 	}
 	scr, err := screen.New(screen.Options{Rows: rows, Cols: cols, Reply: func(p []byte) {
 		s.armInputGate()

@@ -1,5 +1,7 @@
 package screen
 
+import "sync"
+
 // Building the emulator lazily.
 //
 // Most PTY sessions are never looked at as a screen: a shell or a REPL
@@ -110,7 +112,13 @@ func (s *Screen) build() {
 	}
 	first := s.sizes[0]
 	s.muted.Store(true)
-	s.startEmulator(first.rows, first.cols)
+	// After Close (a Snapshot of a closed Screen) s.wg may be in use by
+	// Close's Wait: the drain goroutine then has a WaitGroup of its own.
+	wg := &s.wg
+	if s.closed {
+		wg = new(sync.WaitGroup)
+	}
+	s.startEmulator(first.rows, first.cols, wg)
 	s.replayOutput(s.sizes[1:])
 	// The drain goroutine has read every answer the replay produced once
 	// an empty write to the pipe returns; they are dropped (muted).
@@ -120,7 +128,7 @@ func (s *Screen) build() {
 	if s.closed {
 		// Built for a Snapshot after Close: the drain goroutine ends now.
 		s.closeEmulator()
-		s.wg.Wait()
+		wg.Wait()
 	}
 }
 

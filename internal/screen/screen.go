@@ -141,13 +141,13 @@ func New(o Options) (*Screen, error) {
 		s.sizes = []sizeAt{{rows: o.Rows, cols: o.Cols}}
 		return s, nil
 	}
-	s.startEmulator(o.Rows, o.Cols)
+	s.startEmulator(o.Rows, o.Cols, &s.wg)
 	return s, nil
 }
 
 // startEmulator makes the emulator with its hooks and starts draining its
-// answers. Called by New or under mu.
-func (s *Screen) startEmulator(rows, cols int) {
+// answers, the drain goroutine counted in wg. Called by New or under mu.
+func (s *Screen) startEmulator(rows, cols int, wg *sync.WaitGroup) {
 	s.emu = vt.NewEmulator(cols, rows)
 	s.oddModes = map[ansi.Mode]bool{}
 	s.emu.SetScrollbackSize(s.scrollback)
@@ -160,8 +160,8 @@ func (s *Screen) startEmulator(rows, cols int) {
 	s.pr = printer{emu: s.emu, modes: s.oddModes}
 	s.track()
 	s.hookSequences()
-	s.wg.Add(1)
-	go s.drain(s.emu)
+	wg.Add(1)
+	go s.drain(s.emu, wg)
 }
 
 func checkSize(rows, cols int) error {
@@ -173,8 +173,8 @@ func checkSize(rows, cols int) error {
 
 // drain reads the emulator's answers as they are written, so emu.Write
 // never waits on the program. It ends when Close closes the pipe.
-func (s *Screen) drain(emu *vt.Emulator) {
-	defer s.wg.Done()
+func (s *Screen) drain(emu *vt.Emulator, wg *sync.WaitGroup) {
+	defer wg.Done()
 	buf := make([]byte, 4096)
 	for {
 		n, err := emu.Read(buf)

@@ -107,3 +107,33 @@ func BenchmarkWriteLight(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBuild measures the first read of a lazy screen: building the
+// emulator by replaying 64 MiB of output (the most a session replays)
+// from its Source, plain lines and lines with colours.
+func BenchmarkBuild(b *testing.B) {
+	const size = 64 << 20
+	for _, tc := range []struct {
+		name string
+		line string
+	}{
+		{"text_lines", "the quick brown fox jumps over the lazy dog 0123456789\r\n"},
+		{"sgr_lines", "\x1b[1;32mok\x1b[0m step 12 of 40: compiling module\r\n"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			src := &memSource{data: bytes.Repeat([]byte(tc.line), size/len(tc.line))}
+			b.SetBytes(int64(len(src.data)))
+			for b.Loop() {
+				s, err := New(Options{Rows: 40, Cols: 120, Source: src})
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.Write(src.data) // light: nothing here needs the emulator
+				if sn := s.Snapshot(0); s.Lost() != 0 || sn.Written != int64(len(src.data)) {
+					b.Fatalf("lost %d, written %d", s.Lost(), sn.Written)
+				}
+				s.Close()
+			}
+		})
+	}
+}

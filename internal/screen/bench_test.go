@@ -92,7 +92,7 @@ func BenchmarkWriteLight(b *testing.B) {
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
-			s, err := New(Options{Rows: 24, Cols: 80, Source: nullSource{}})
+			s, err := New(Options{Rows: 24, Cols: 80, Lazy: true, Source: nullSource{}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -124,7 +124,7 @@ func BenchmarkBuild(b *testing.B) {
 			src := &memSource{data: bytes.Repeat([]byte(tc.line), size/len(tc.line))}
 			b.SetBytes(int64(len(src.data)))
 			for b.Loop() {
-				s, err := New(Options{Rows: 40, Cols: 120, Source: src})
+				s, err := New(Options{Rows: 40, Cols: 120, Lazy: true, Source: src})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -9,7 +9,7 @@ import "sync"
 // grids and the scrollback, about a megabyte) is waste, yet programs ask
 // the terminal things (the cursor position, device attributes) from their
 // first byte and must get the answers they would get from it. So a Screen
-// given a Source starts with only the light responder (light.go), which
+// made Lazy starts with only the light responder (light.go), which
 // gives those answers and keeps the little the tools read without a screen
 // (the cursor keys mode; "not on the alternate screen"), and records each
 // resize at its offset in the output. The emulator is built when
@@ -17,20 +17,24 @@ import "sync"
 //   - the output does something the light responder cannot answer exactly
 //     (light.need: the alternate screen, a cursor position report while the
 //     position is not known, ...), or
-//   - the output reaches Options.Retain, past which Source may start
-//     dropping its beginning;
-// by replaying everything written so far from Source, with the resizes at
-// their offsets, with its answers muted (they were given when the output
-// came). It then stays: the Screen works as an eager one from there on.
+//   - the output would pass Options.MaxReplay, which bounds the cost of a
+//     replay (and of the copy below);
+// by replaying everything written so far, with the resizes at their
+// offsets, with its answers muted (they were given when the output came).
+// It then stays: the Screen works as an eager one from there on. The
+// output is replayed from Options.Source (the session's log, whose
+// transcript store keeps it all), or, without one, from a copy the Screen
+// keeps until it builds the emulator: a log kept only in memory may drop
+// its start before the emulator is built.
 //
 // A write that makes the emulator needed is not answered by the light
 // responder at all: the emulator is built from the output before it, then
 // takes the whole write and gives its answers. So every answer comes from
 // one of the two, once, in order.
 //
-// What the replay cannot read (Source lost it: a memory log that evicted
-// its start) is counted in Lost, as output lost before it was rendered
-// always was: the screen may be wrong, and the tools say so.
+// What the replay cannot read (Source lost it: retention pruned it, or the
+// store's writer fell behind) is counted in Lost, as output lost before it
+// was rendered always was: the screen may be wrong, and the tools say so.
 
 // Source holds the output a lazy Screen was written, at the offsets Write
 // and Lose count from 0.
@@ -55,6 +59,10 @@ const replayChunk = 4 << 20
 // means the emulator was needed for p and is built now: p is still to be
 // fed to it. Called under mu.
 func (s *Screen) writeLight(p []byte) bool {
+	if s.maxReplay > 0 && s.off+int64(len(p)) > s.maxReplay {
+		s.build() // before p: the replay holds what was written before it
+		return false
+	}
 	l := s.lt
 	l.answers = l.answers[:0]
 	l.write(p)
@@ -67,25 +75,25 @@ func (s *Screen) writeLight(p []byte) bool {
 	}
 	l.answers = l.answers[:0]
 	s.off += int64(len(p))
-	if s.retain > 0 && s.off >= s.retain {
-		s.build()
+	if s.src == nil {
+		s.kept = append(s.kept, p...)
 	}
 	return true
 }
 
 // Lose says that the next n bytes of the output are gone: the caller could
-// not read them, so the Screen never sees them. Write's offsets skip them.
+// not read them, so the Screen never sees them. Source's offsets skip them.
 func (s *Screen) Lose(n int64) {
 	if n <= 0 {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.off += n
-	if s.emu != nil {
-		s.lost += n
+	if s.emu == nil && s.src != nil {
+		s.off += n // the replay meets the gap in Source and counts it there
+		return
 	}
-	// A lazy Screen meets the gap again in its replay, and counts it there.
+	s.lost += n
 }
 
 // Lost is how many bytes of the output never reached the emulator: the
@@ -124,7 +132,7 @@ func (s *Screen) build() {
 	// an empty write to the pipe returns; they are dropped (muted).
 	_, _ = s.emu.InputPipe().Write(nil)
 	s.muted.Store(false)
-	s.lt, s.sizes = nil, nil
+	s.lt, s.sizes, s.kept = nil, nil, nil
 	if s.closed {
 		// Built for a Snapshot after Close: the drain goroutine ends now.
 		s.closeEmulator()
@@ -148,7 +156,13 @@ func (s *Screen) replayOutput(sizes []sizeAt) {
 		if len(sizes) > 0 {
 			end = min(end, sizes[0].at)
 		}
-		data, lost := s.src.ReadAt(off, int(min(end-off, replayChunk)))
+		var data []byte
+		var lost int64
+		if s.src != nil {
+			data, lost = s.src.ReadAt(off, int(min(end-off, replayChunk)))
+		} else {
+			data = s.kept[off:min(end, off+replayChunk)]
+		}
 		if lost > 0 {
 			lost = min(lost, s.off-off)
 			s.lost += lost

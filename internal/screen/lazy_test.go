@@ -71,10 +71,20 @@ type twin struct {
 }
 
 func newTwin(t *testing.T, rows, cols int) *twin {
+	return newTwinOf(t, rows, cols, true)
+}
+
+// newTwinOf makes a twin whose lazy screen replays from a Source, or from
+// its own copy.
+func newTwinOf(t *testing.T, rows, cols int, withSource bool) *twin {
 	t.Helper()
 	tw := &twin{src: &memSource{}, eagerR: &replies{}, lazyR: &replies{}, rows: rows, cols: cols, forceBuildAfter: -1}
 	tw.eager = newScreen(t, Options{Rows: rows, Cols: cols, Scrollback: 10, Reply: tw.eagerR.add})
-	tw.lazy = newScreen(t, Options{Rows: rows, Cols: cols, Scrollback: 10, Reply: tw.lazyR.add, Source: tw.src})
+	o := Options{Rows: rows, Cols: cols, Scrollback: 10, Reply: tw.lazyR.add, Lazy: true, Source: tw.src}
+	if !withSource {
+		o.Source = nil
+	}
+	tw.lazy = newScreen(t, o)
 	return tw
 }
 
@@ -185,9 +195,9 @@ func lazyCorpus(t *testing.T) []script {
 // TestScreen_LazyEqualsEager runs every case of the screen corpus on an
 // eager Screen and on a lazy one fed the same bytes in the same writes,
 // built at the end (after Close) or after a write in the middle, with and
-// without a resize: the screens must be equal as the tools report them,
-// and so must the answers the program gets and the modes read without a
-// screen.
+// without a resize, replaying from a Source or from its own copy: the
+// screens must be equal as the tools report them, and so must the answers
+// the program gets and the modes read without a screen.
 func TestScreen_LazyEqualsEager(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 100))
 	light := 0 // runs where the lazy screen stayed light until read
@@ -196,14 +206,14 @@ func TestScreen_LazyEqualsEager(t *testing.T) {
 			if how == "bytewise" && len(sc.data) > 4096 {
 				continue
 			}
-			for _, variant := range []string{"read at the end", "read midway", "resized midway"} {
+			for _, variant := range []string{"read at the end", "read midway", "resized midway", "own copy, resized midway"} {
 				t.Run(fmt.Sprintf("%s/%s/%s", sc.name, how, variant), func(t *testing.T) {
-					tw := newTwin(t, sc.rows, sc.cols)
+					tw := newTwinOf(t, sc.rows, sc.cols, !strings.HasPrefix(variant, "own copy"))
 					ops := chunked(sc.data, how, rng)
 					switch variant {
 					case "read midway":
 						tw.forceBuildAfter = len(ops) / 2
-					case "resized midway":
+					case "resized midway", "own copy, resized midway":
 						mid := len(ops) / 2
 						rz := op{rows: sc.rows + 2, cols: max(1, sc.cols-3)}
 						ops = append(ops[:mid:mid], append([]op{rz}, ops[mid:]...)...)
@@ -283,4 +293,39 @@ func TestLight_AnswersAsTheEmulator(t *testing.T) {
 		t.Fatalf("only %d of %d runs stayed light", stayed, runs)
 	}
 	t.Logf("%d of %d runs answered every query light", stayed, runs)
+}
+
+// A lazy Screen builds its emulator before its output passes MaxReplay
+// (the copy it keeps without a Source stays bounded), and the result is
+// the eager one's.
+func TestScreen_LazyMaxReplay(t *testing.T) {
+	for _, withSource := range []bool{true, false} {
+		t.Run(fmt.Sprintf("source=%v", withSource), func(t *testing.T) {
+			tw := newTwinOf(t, 5, 20, withSource)
+			tw.lazy.maxReplay = 100
+			tw.run(t, []op{{data: strings.Repeat("line\r\n", 10)}, {data: "\x1b]2;t\x07" + strings.Repeat("more\r\n", 10)}})
+			if !tw.lazy.Built() {
+				t.Fatal("the output passed MaxReplay and the emulator was not built")
+			}
+			if n := len(tw.lazy.kept); n != 0 {
+				t.Fatalf("the copy (%d bytes) is kept after the build", n)
+			}
+			tw.compare(t)
+		})
+	}
+}
+
+// Output the Source no longer holds is counted in Lost, and the screen is
+// built from what it holds.
+func TestScreen_LazyLostStart(t *testing.T) {
+	src := &memSource{}
+	s := newScreen(t, Options{Rows: 3, Cols: 20, Lazy: true, Source: src})
+	data := "\x1b]2;gone\x07first\r\nsecond\r\nthird\r\nfourth"
+	src.append([]byte(data))
+	s.Write([]byte(data))
+	src.gone = int64(strings.Index(data, "second"))
+	sn := s.Snapshot(0)
+	if s.Lost() != src.gone || sn.Title != "" || strings.Join(sn.Lines, "|") != "second|third|fourth" {
+		t.Fatalf("lost %d (want %d), title %q, lines %q", s.Lost(), src.gone, sn.Title, sn.Lines)
+	}
 }

@@ -54,15 +54,17 @@ type Options struct {
 	// it should write them to the program's input. Called from one
 	// goroutine owned by the Screen; nil drops the answers.
 	Reply func(p []byte)
-	// Source, if set, makes the Screen lazy: it builds its emulator only
-	// when one is needed, from the output Source still holds (lazy.go).
-	// Source must hold every byte written, at the offsets Write and Lose
-	// count.
+	// Lazy makes the Screen build its emulator only when one is needed,
+	// by replaying the output written so far (lazy.go): from Source if
+	// set, else from a copy the Screen keeps until then.
+	Lazy bool
+	// Source holds every byte written, at the offsets Write and Lose
+	// count; it may lose some (they are counted in Lost).
 	Source Source
-	// Retain is how much of the output Source is sure to hold: a lazy
-	// Screen builds its emulator before the output passes it, so no byte
-	// is gone when it replays. 0: Source holds everything.
-	Retain int64
+	// MaxReplay bounds what a lazy Screen replays (and, without a Source,
+	// keeps): it builds its emulator before the output passes this many
+	// bytes. 0: no bound.
+	MaxReplay int64
 }
 
 // Screen is a terminal emulator fed with a program's output.
@@ -81,13 +83,15 @@ type Screen struct {
 	scrollback   int    // lines of scrollback kept
 
 	// What a lazy Screen needs to build its emulator (lazy.go), guarded
-	// by mu: the output so far is src's bytes before off, drawn at the
-	// sizes in sizes (the first at offset 0) until the emulator exists.
-	src    Source
-	retain int64
-	off    int64
-	sizes  []sizeAt
-	lost   int64 // bytes of the output that never reached the emulator
+	// by mu: the output so far is the replay source's bytes before off
+	// (src's, or without one kept's), drawn at the sizes in sizes (the
+	// first at offset 0) until the emulator exists.
+	src       Source
+	kept      []byte
+	maxReplay int64
+	off       int64
+	sizes     []sizeAt
+	lost      int64 // bytes of the output that never reached the emulator
 
 	// State fast-forward depends on (see fastforward.go), guarded by mu.
 	pendingEsc bool // the output fed so far ends inside an escape sequence
@@ -132,11 +136,11 @@ func New(o Options) (*Screen, error) {
 	if o.Scrollback <= 0 {
 		o.Scrollback = DefaultScrollback
 	}
-	s := &Screen{scrollback: o.Scrollback, reply: o.Reply, src: o.Source, retain: o.Retain}
+	s := &Screen{scrollback: o.Scrollback, reply: o.Reply, src: o.Source, maxReplay: o.MaxReplay}
 	if s.reply == nil {
 		s.reply = func([]byte) {}
 	}
-	if o.Source != nil {
+	if o.Lazy {
 		s.lt = newLight(o.Rows, o.Cols)
 		s.sizes = []sizeAt{{rows: o.Rows, cols: o.Cols}}
 		return s, nil

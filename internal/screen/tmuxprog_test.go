@@ -141,7 +141,7 @@ func runProgram(t *testing.T, known map[string]string, pr tmuxProgram) {
 	// The screen is lazy, as a session's is; an eager twin fed the same
 	// bytes must end equal to it and have given the same answers.
 	src, answered, eagerAnswered := &memSource{}, &replies{}, &replies{}
-	s := newScreen(t, Options{Rows: pr.rows, Cols: pr.cols, Source: src, Reply: func(p []byte) {
+	s := newScreen(t, Options{Rows: pr.rows, Cols: pr.cols, Lazy: true, Source: src, Reply: func(p []byte) {
 		answered.add(p)
 		_, _ = ptmx.Write(p)
 	}})

@@ -21,9 +21,10 @@ package session
 // answers the queries, and the emulator is then built by replaying the log
 // from its start, resizes included. An idle session thus costs kilobytes,
 // not the emulator's megabyte. The screen is built at the latest when the
-// output passes maxReplay (or, for a log kept only in memory, which drops
-// its start past its limit, half that limit), so a replay is bounded and
-// never misses a byte the eager screen would have drawn.
+// output passes maxReplay, so a replay is bounded. A log kept only in
+// memory drops its start past its limit, possibly before the feeder gave
+// the screen a reason to build: the screen then replays a copy of its own,
+// and is built before that passes maxKept.
 
 import (
 	"context"
@@ -65,6 +66,11 @@ const (
 	// rendering 64 MiB of plain text (fast-forwarded) takes a fraction of
 	// a second; a session that writes more gets its emulator on the way.
 	maxReplay = 64 << 20
+	// maxKept bounds the copy of its output a lazy screen keeps when the
+	// log is kept only in memory (-no-store), which may drop its start:
+	// a session that writes more gets its emulator (about 1.2 MiB) on the
+	// way, one that writes less keeps at most this.
+	maxKept = 256 << 10
 )
 
 // screenFeed is a PTY session's emulator and the feeder's progress.
@@ -101,21 +107,22 @@ func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
 	if s.Mode != record.ModePTY || s.mgr.cfg.NoScreen {
 		return nil
 	}
-	// The emulator is built when first needed, from the log (screen/lazy.go),
-	// and at the latest when the output reaches maxReplay, so a first read
-	// never replays more. A log kept only in memory drops its start past
-	// its limit: the screen is built before the output gets there, so the
-	// replay misses nothing.
-	retain := int64(maxReplay)
+	// The emulator is built when first needed (screen/lazy.go), from the
+	// log, and at the latest when the output reaches maxReplay, so a first
+	// read never replays more. A log kept only in memory may drop its start
+	// before that: the screen keeps its own copy then, up to maxKept.
+	o := screen.Options{Lazy: true, Source: logSource{s.log}, MaxReplay: maxReplay}
 	if _, inMemory := s.log.(*outlog.Memory); inMemory {
-		retain = max(1, min(retain, s.mgr.cfg.OutputLimit/2))
+		o.Source, o.MaxReplay = nil, maxKept
 	}
-	scr, err := screen.New(screen.Options{Rows: rows, Cols: cols, Reply: func(p []byte) {
+	o.Rows, o.Cols = rows, cols
+	o.Reply = func(p []byte) {
 		s.armInputGate()
 		if _, err := s.proc.Write(p, time.Now().Add(replyTimeout)); err != nil {
 			s.mgr.log.Debug("terminal query answer not delivered", "session", s.ID, "err", err)
 		}
-	}, Source: logSource{s.log}, Retain: retain})
+	}
+	scr, err := screen.New(o)
 	if err != nil {
 		s.mgr.log.Warn("no screen", "session", s.ID, "err", err)
 		return nil

@@ -51,9 +51,12 @@ const (
 
 // Options describe one run. Argv is required; the rest defaults.
 type Options struct {
-	Argv    []string
-	Cwd     string // default: the server's directory
-	Env     map[string]string
+	Argv []string
+	Cwd  string // default: the server's directory
+	Env  map[string]string
+	// Base is the environment the program begins from, under Env and the
+	// non-interactive defaults (nil: agentty's own).
+	Base    map[string]string
 	Stdin   string        // written to the program's stdin, then closed
 	Timeout time.Duration // 0: DefaultTimeout; the tree is killed when it passes
 	// MaxOutputBytes bounds each stream's text (head and tail kept).

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,6 +60,7 @@ type Server struct {
 	// guardDone is closed after that.
 	guard     atomic.Pointer[proctree.Guard]
 	guardDone chan struct{}
+	guardKick *time.Timer // starts a guard still put off after guardDelay (keepers.go); nil: no guard
 	mcp       *mcp.Server
 	pages     *secret.Pages    // one-time pages where the person types secrets
 	askpass   *askpass.Server  // nil: no SUDO_ASKPASS

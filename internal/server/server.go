@@ -151,14 +151,19 @@ func sessionConfig(cfg *Config, log *slog.Logger, pool hosts, st *store.Store, a
 	return c
 }
 
+// storeDelay is how long after New the transcript store opens if no call
+// needed it first (guardDelay's reasoning).
+const storeDelay = 100 * time.Millisecond
+
 // openStore opens the transcript store, or returns nil without one.
 func openStore(c *StoreConfig, log *slog.Logger) (*store.Store, error) {
 	if c == nil {
 		log.Info("transcript store off (--no-store): output is kept in memory only")
 		return nil, nil
 	}
-	st, err := store.Open(c.Dir, &store.Options{MaxSessionBytes: c.MaxSessionBytes, MaxTotalBytes: c.MaxTotalBytes,
-		MaxAge: c.MaxAge, Logger: log})
+	// Opened off the start path: the first tool that needs it waits for it.
+	st, err := store.OpenLater(c.Dir, &store.Options{MaxSessionBytes: c.MaxSessionBytes, MaxTotalBytes: c.MaxTotalBytes,
+		MaxAge: c.MaxAge, Logger: log}, storeDelay)
 	if err != nil {
 		return nil, err
 	}

@@ -347,6 +347,9 @@ func (s *Store) beat() {
 // Sync waits until everything queued before the call is committed, or
 // until timeout passes; it reports whether it was.
 func (s *Store) Sync(timeout time.Duration) bool {
+	if err := s.ready(); err != nil {
+		return false
+	}
 	s.mu.Lock()
 	target := s.enq
 	if s.committed >= target || s.closed {

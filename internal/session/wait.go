@@ -50,6 +50,12 @@ const (
 	// with nap, not a runtime timer (see nap). Output arriving meanwhile is
 	// seen when it ends; any wait it could end is at most this late.
 	napMax = time.Millisecond
+	// napStreak: after this many looks in a row found new output, pauses
+	// wait on the log again (output streams; napping would poll it).
+	napStreak = 8
+	// streamProbe is the pause a stream (napStreak looks in a row with new
+	// output) needs before a probe.
+	streamProbe = 2 * time.Millisecond
 	// maxProbe bounds the back-off while a program is busy and silent.
 	maxProbe = 50 * time.Millisecond
 	// gateGrace: after input is sent, a blocked reader whose scheduling
@@ -217,13 +223,24 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	}
 	timer := time.NewTimer(o.Timeout)
 	defer timer.Stop()
+	streak := 0 // consecutive looks that found new output
 	for {
 		changed := s.log.Changed()
 		st = s.log.Stats()
 		now := time.Now()
 		if st.End != lastEnd {
 			lastEnd, sawNew, lastOut = st.End, true, now
-			probeAt, probeDelay = now.Add(minProbe), minProbe
+			streak++
+			if streak < napStreak {
+				probeDelay = minProbe
+			} else {
+				// A stream's short pauses are not worth a probe: it
+				// would find the program running.
+				probeDelay = max(probeDelay, streamProbe)
+			}
+			probeAt = now.Add(probeDelay)
+		} else {
+			streak = 0
 		}
 		exited := isDone(s.done)
 		if m != nil {
@@ -283,7 +300,9 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			return WaitResult{Reason: ReasonTimeout}
 		}
 		next = earliest(next, deadline)
-		if d := next.Sub(now); d < napMax && next.Equal(probeAt) {
+		// Output arriving at every look is a stream: the next chunk wakes
+		// the loop, and the runtime timer's slack no longer matters.
+		if d := next.Sub(now); d < napMax && next.Equal(probeAt) && streak < napStreak {
 			nap(d)
 			continue
 		}

@@ -88,7 +88,7 @@ func TestResults_ThroughputBudgets(t *testing.T) {
 	if got, want := seqPTYBytes(12), int64(9*3+3*4); got != want {
 		t.Fatalf("seqPTYBytes(12) = %d, want %d", got, want)
 	}
-	if got, want := seqPTYBytes(3000000), int64(22888896 + 3000000); got != want {
+	if got, want := seqPTYBytes(3000000), int64(22888896+3000000); got != want {
 		t.Fatalf("seqPTYBytes(3000000) = %d, want %d", got, want)
 	}
 	r := &Results{Ingest: []Ingest{

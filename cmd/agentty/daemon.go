@@ -149,8 +149,8 @@ func logName(name string) string {
 	return name
 }
 
-// openDaemonLog opens the daemon's log file (0600, appended) in the state
-// directory unless name says otherwise.
+// openDaemonLog opens the daemon's log file (0600, appended, rotated at
+// daemon.LogKeep) in the state directory unless name says otherwise.
 func openDaemonLog(name string, stderr io.Writer) (io.WriteCloser, error) {
 	if name == "-" {
 		return nopWriteCloser{stderr}, nil
@@ -165,7 +165,7 @@ func openDaemonLog(name string, stderr io.Writer) (io.WriteCloser, error) {
 	if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
 		return nil, err
 	}
-	return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	return daemon.OpenLog(name, 0)
 }
 
 type nopWriteCloser struct{ io.Writer }

@@ -17,7 +17,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -244,19 +243,16 @@ func TestAskpass_SudoA(t *testing.T) {
 			SessionID string `json:"session_id"`
 		}
 		call(t, r, "start_process", map[string]any{"argv": sudo, "cwd": "/", "timeout_ms": 0}, &st)
-		// The question arrives when sudo runs askpass: reads say so.
-		deadline := time.Now().Add(30 * time.Second)
-		for {
-			var rd struct {
-				Hint string `json:"hint"`
-			}
-			call(t, r, "read_output", map[string]any{"session_id": st.SessionID, "timeout_ms": 300}, &rd)
-			if strings.Contains(rd.Hint, "secret=ask_user") {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no askpass question: %+v", rd)
-			}
+		// The question arrives when sudo runs askpass: one read waits for
+		// it and says so.
+		var rd struct {
+			Reason string `json:"reason"`
+			State  string `json:"state"`
+			Hint   string `json:"hint"`
+		}
+		call(t, r, "read_output", map[string]any{"session_id": st.SessionID, "timeout_ms": 30000}, &rd)
+		if rd.Reason != "awaiting_input" || rd.State != "awaiting_password" || !strings.Contains(rd.Hint, "secret=ask_user") {
+			t.Fatalf("read_output while sudo asks through askpass: %+v", rd)
 		}
 		var sent struct {
 			Secret   string `json:"secret"`

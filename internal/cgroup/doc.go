@@ -11,7 +11,10 @@
 // populated notification.
 package cgroup
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // Errors callers branch on.
 var (
@@ -49,4 +52,25 @@ type Usage struct {
 	Processes     int   // lines of cgroup.procs
 	OOMKills      int64 // memory.events oom_kill
 	PidsMaxHits   int64 // pids.events max: forks refused
+}
+
+// LeafName is the group agentty moves itself into inside a delegated
+// subtree: a cgroup holding processes cannot give its children controllers
+// (the kernel's "no internal processes" rule), so agentty's own processes
+// leave the subtree's top for this leaf, beside its sessions' parent.
+func LeafName(parent string) string { return parent + ".server" }
+
+// Delegator puts this process into a new cgroup delegated to its user when
+// its own is not: a systemd transient scope with Delegate=yes.
+type Delegator interface {
+	// Delegate moves pids into the new group and says what it made (for
+	// reports, e.g. `systemd scope agentty-1a2b.scope`).
+	Delegate(ctx context.Context, pids []int) (string, error)
+}
+
+// Options change how Open finds agentty's subtree.
+type Options struct {
+	// Delegator is asked for a delegated group when agentty is not root
+	// and its own group is not delegated; nil: no cgroups then.
+	Delegator Delegator
 }

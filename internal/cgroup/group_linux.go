@@ -144,6 +144,11 @@ func (g *Group) Signal(sig syscall.Signal) error {
 // cgroup.events (the kernel signals a modification when populated
 // changes), or ErrNotEmpty when ctx ends first.
 func (g *Group) WaitEmpty(ctx context.Context) error {
+	// An empty group needs no watch: closing an inotify instance that
+	// had one waits for an SRCU grace period, milliseconds.
+	if pop, err := g.Populated(); err != nil || !pop {
+		return err
+	}
 	in, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
 	if err != nil {
 		return g.pollEmpty(ctx)

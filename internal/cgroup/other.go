@@ -18,6 +18,11 @@ type Group struct{}
 // Open reports that cgroups exist only on Linux.
 func Open(string) (*Parent, error) { return nil, fmt.Errorf("%w: not Linux", ErrUnavailable) }
 
+// OpenWith reports that cgroups exist only on Linux.
+func OpenWith(string, Options) (*Parent, error) {
+	return nil, fmt.Errorf("%w: not Linux", ErrUnavailable)
+}
+
 // Self reports that cgroups exist only on Linux.
 func Self() (string, error) { return "", fmt.Errorf("%w: not Linux", ErrUnavailable) }
 
@@ -25,6 +30,7 @@ func (p *Parent) New(string, Limits) (*Group, error) { return nil, ErrUnavailabl
 func (p *Parent) Dir() string                        { return "" }
 func (p *Parent) Controllers() []string              { return nil }
 func (p *Parent) Note() string                       { return "" }
+func (p *Parent) Via() string                        { return "" }
 func (p *Parent) Close() error                       { return nil }
 
 func (g *Group) Dir() string                     { return "" }

@@ -5,12 +5,14 @@ package cgroup
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Parent is the cgroup directory agentty creates its sessions' groups in.
@@ -18,17 +20,59 @@ type Parent struct {
 	dir         string   // absolute path in the cgroup2 mount
 	controllers []string // enabled for session groups
 	note        string   // why wanted controllers are missing, "" if none
+	via         string   // how agentty got the subtree, for reports
+	leaf        *leaf    // where agentty moved itself; nil as root
 }
+
+// delegateWait bounds the request for a delegated group (a D-Bus round
+// trip and a systemd job).
+const delegateWait = 5 * time.Second
 
 // Open creates dir name below the cgroup agentty runs in and enables
 // whichever of memory, pids and cpu its cgroup offers. Missing controllers
 // are not an error (Controllers and Note say so); no cgroup2 mount or no
 // write access is ErrUnavailable with the reason.
-func Open(name string) (*Parent, error) {
+func Open(name string) (*Parent, error) { return OpenWith(name, Options{}) }
+
+// OpenWith is Open with a way to get a delegated subtree. As root agentty
+// creates its subtree where it runs. Otherwise it needs a delegated group:
+// its own (systemd's Delegate=yes), or one o.Delegator makes; agentty then
+// moves its own processes into a leaf (LeafName) so that the group may
+// hand controllers to its children, and Close moves them back.
+func OpenWith(name string, o Options) (*Parent, error) {
 	own, err := Self()
 	if err != nil {
 		return nil, err
 	}
+	if os.Geteuid() == 0 {
+		return openHere(own, name)
+	}
+	derr := delegated(own)
+	if derr == nil {
+		return openDelegated(own, name, own)
+	}
+	why := fmt.Sprintf("agentty is not root and its cgroup %s is not delegated to it (%v)", own, derr)
+	if o.Delegator == nil {
+		return nil, fmt.Errorf("%w: %s", ErrUnavailable, why)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), delegateWait)
+	defer cancel()
+	made, err := o.Delegator.Delegate(ctx, []int{os.Getpid()})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s; %v", ErrUnavailable, why, err)
+	}
+	own, err = Self()
+	if err != nil {
+		return nil, err
+	}
+	if err := delegated(own); err != nil {
+		return nil, fmt.Errorf("%w: %s; %s put agentty in %s, which is not delegated either: %v", ErrUnavailable, why, made, own, err)
+	}
+	return openDelegated(own, name, made)
+}
+
+// openHere is a root agentty's subtree, made in the group it runs in.
+func openHere(own, name string) (*Parent, error) {
 	dir := filepath.Join(own, name)
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
 		return nil, fmt.Errorf("%w: cannot create %s: %v", ErrUnavailable, dir, err)
@@ -38,7 +82,7 @@ func Open(name string) (*Parent, error) {
 		_ = os.Remove(dir)
 		return nil, fmt.Errorf("%w: no cgroup.kill in %s (kernel 5.14+ needed)", ErrUnavailable, dir)
 	}
-	p := &Parent{dir: dir}
+	p := &Parent{dir: dir, via: "root"}
 	p.controllers, p.note = enable(own, dir)
 	return p, nil
 }
@@ -82,8 +126,21 @@ func (p *Parent) Controllers() []string { return slices.Clone(p.controllers) }
 // Note says why a wanted controller is not enabled ("" when all are).
 func (p *Parent) Note() string { return p.note }
 
-// Close removes the parent directory; it fails while any group is left.
-func (p *Parent) Close() error { return os.Remove(p.dir) }
+// Via says how agentty got its subtree: "root", or the delegated group
+// (its own, or the systemd scope made for it) and where agentty moved.
+func (p *Parent) Via() string { return p.via }
+
+// Close removes the parent directory, which fails while any group is
+// left, and then undoes the move into the leaf.
+func (p *Parent) Close() error {
+	if err := os.Remove(p.dir); err != nil {
+		return err
+	}
+	if p.leaf != nil {
+		return p.leaf.undo()
+	}
+	return nil
+}
 
 // Self returns the absolute directory of the cgroup v2 group this process
 // is in, from /proc/self/cgroup and the cgroup2 mount in mountinfo.

@@ -5,6 +5,7 @@ package cgroup
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,16 +14,15 @@ import (
 // ParentName is the name of an agentty instance's parent group.
 func ParentName(instance string) string { return "agentty-" + instance }
 
-// Sweep kills every group below this process's cgroup's child name, waits
-// for each to empty (up to wait in all) and removes them and the parent:
-// what the guard does for a server that died without closing its groups.
-// A parent that does not exist is nothing to do.
+// Sweep kills every group below agentty's parent group name (see find),
+// waits for each to empty (up to wait in all) and removes them and the
+// parent: what the guard does for a server that died without closing its
+// groups. A parent that does not exist is nothing to do.
 func Sweep(name string, wait time.Duration) error {
-	own, err := Self()
-	if err != nil {
+	dir, err := find(name)
+	if err != nil || dir == "" {
 		return err
 	}
-	dir := filepath.Join(own, name)
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -52,4 +52,37 @@ func Sweep(name string, wait time.Duration) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// find locates the parent group name of the agentty that started this
+// process (the guard): below this process's group, beside it (a non-root
+// agentty moved both into its leaf), or, after agentty moved into a systemd
+// scope, anywhere in the cgroup2 mount (names hold a random instance id).
+// It returns "" when there is none.
+func find(name string) (string, error) {
+	own, err := Self()
+	if err != nil {
+		return "", err
+	}
+	for _, d := range []string{filepath.Join(own, name), filepath.Join(filepath.Dir(own), name)} {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			return d, nil
+		}
+	}
+	mnt, _, err := mount()
+	if err != nil {
+		return "", err
+	}
+	found := ""
+	_ = filepath.WalkDir(mnt, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil || !d.IsDir():
+			return nil
+		case d.Name() == name:
+			found = p
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return found, nil
 }

@@ -9,6 +9,7 @@ import (
 type Support struct {
 	Cgroup       bool     // sessions get their own cgroup
 	CgroupDir    string   // agentty's parent group, when Cgroup
+	CgroupVia    string   // how agentty got it: "root", or the delegated group (its own or a systemd scope) and its leaf
 	CgroupReason string   // why not, or why controllers are missing
 	Controllers  []string // enabled for session groups: memory, pids, cpu
 	LandlockABI  int      // 0: none

@@ -147,6 +147,7 @@ func Upgrade(ctx context.Context, socket, version, fingerprint string) (net.Conn
 	if dir, err := os.Getwd(); err == nil {
 		hdr.Set(HeaderDir, dir)
 	}
+	hdr.Set(HeaderEnv, EncodeEnv(os.Environ()))
 	c, br, resp, err := roundTrip(ctx, socket, http.MethodGet, MCPPath, hdr)
 	if err != nil {
 		return nil, err

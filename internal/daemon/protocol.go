@@ -30,6 +30,10 @@ const (
 	// HeaderDir carries the client's working directory: the default cwd
 	// of the local sessions it starts, as with a standalone serve.
 	HeaderDir = "Agentty-Dir"
+	// HeaderEnv carries the client's environment (EncodeEnv): the
+	// environment the local sessions it starts begin from, as with a
+	// standalone serve.
+	HeaderEnv = "Agentty-Env"
 )
 
 // Status is what GET /v1/daemon reports.

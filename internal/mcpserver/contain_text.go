@@ -33,6 +33,9 @@ func containmentPolicyText(c *ContainmentPolicy) string {
 	var b strings.Builder
 	k := c.Kernel
 	fmt.Fprintf(&b, "kernel: cgroup=%t controllers=%v landlock_abi=%d netns=%t rlimits=%t\n", k.Cgroup, k.Controllers, k.LandlockABI, k.NetNS, k.Rlimits)
+	if k.CgroupVia != "" {
+		fmt.Fprintf(&b, "cgroup via: %s\n", k.CgroupVia)
+	}
 	for _, n := range k.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}

@@ -68,7 +68,7 @@ func known(m map[string]int64) map[string]int64 {
 
 func containmentPolicy(p contain.Profile, s contain.Support) *ContainmentPolicy {
 	out := &ContainmentPolicy{Limits: limitsMap(p.Limits),
-		Kernel: KernelSupport{Cgroup: s.Cgroup, Controllers: s.Controllers, LandlockABI: s.LandlockABI, NetNS: s.NetNS, Rlimits: s.Rlimits}}
+		Kernel: KernelSupport{Cgroup: s.Cgroup, CgroupVia: s.CgroupVia, Controllers: s.Controllers, LandlockABI: s.LandlockABI, NetNS: s.NetNS, Rlimits: s.Rlimits}}
 	if sb := p.Sandbox; sb.Filesystem != "" || sb.NoNetwork || sb.NoNewPrivs || sb.LandlockABI > 0 || sb.Write != nil {
 		out.Sandbox = &SandboxInput{Filesystem: sb.Filesystem, Read: sb.Read, Write: sb.Write, NoNetwork: sb.NoNetwork,
 			NoNewPrivs: sb.NoNewPrivs, LandlockABI: sb.LandlockABI}

@@ -186,7 +186,7 @@ func (t *tools) startInteractive(ctx context.Context, req *mcp.CallToolRequest, 
 	if err := t.admit(ctx, req, gate.Command{Tool: "run_command", Argv: in.Argv, Env: in.Env, Cwd: in.Cwd}); err != nil {
 		return nil, err
 	}
-	s, err := t.mgr.Start(session.StartOptions{Argv: in.Argv, Cwd: in.Cwd, Env: in.Env, Mode: record.Mode(in.Mode)})
+	s, err := t.mgr.Start(session.StartOptions{Argv: in.Argv, Cwd: in.Cwd, Env: in.Env, Mode: record.Mode(in.Mode), Base: clientEnv(ctx, "")})
 	if err != nil {
 		if l := gate.LimitOf(err); l != "" {
 			return nil, t.limitRefused(req, "run_command", "", strings.Join(in.Argv, " "), l, agentError(err))

@@ -32,7 +32,7 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 	}
 	s, err := t.mgr.Start(session.StartOptions{Command: in.Command, Argv: in.Argv, Mode: record.Mode(in.Mode), MergeStderr: in.MergeStderr,
 		Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey,
-		Contain: profileOf(in.Limits, in.Sandbox)})
+		Contain: profileOf(in.Limits, in.Sandbox), Base: clientEnv(ctx, in.Host)})
 	if err != nil {
 		if l := gate.LimitOf(err); l != "" {
 			return StartResult{}, t.limitRefused(req, "start_process", "", in.Command+strings.Join(in.Argv, " "), l, agentError(err))
@@ -110,7 +110,10 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 	mark := s.LastInput()
 	w.Input = &mark
 	stop := ReportProgress(ctx, req, s)
-	r, err := s.Read(ctx, session.Cursor{Reader: in.ReaderID}, w, ro)
+	wctx, unwake := t.askWake(ctx, s.ID, w)
+	r, err := s.Read(wctx, session.Cursor{Reader: in.ReaderID}, w, ro)
+	asked(wctx, &r)
+	unwake()
 	stop()
 	if err != nil {
 		return SendResult{}, err
@@ -133,7 +136,10 @@ func (t *tools) readOutput(ctx context.Context, req *mcp.CallToolRequest, in Rea
 		return ReadResult{}, err
 	}
 	stop := ReportProgress(ctx, req, s)
-	r, err := s.Read(ctx, session.Cursor{Reader: in.ReaderID, At: in.Cursor, SinceLine: in.SinceLine}, w, ro)
+	wctx, unwake := t.askWake(ctx, s.ID, w)
+	r, err := s.Read(wctx, session.Cursor{Reader: in.ReaderID, At: in.Cursor, SinceLine: in.SinceLine}, w, ro)
+	asked(wctx, &r)
+	unwake()
 	stop()
 	if err != nil {
 		return ReadResult{}, err

@@ -46,7 +46,10 @@ type ContainmentPolicy struct {
 
 // KernelSupport is what this machine offers for containment.
 type KernelSupport struct {
-	Cgroup      bool     `json:"cgroup"`
+	Cgroup bool `json:"cgroup"`
+	// CgroupVia says how agentty got its cgroup subtree: "root", or the
+	// delegated group (its own, or a systemd scope made for it).
+	CgroupVia   string   `json:"cgroup_via,omitempty" jsonschema:"root, or the delegated group or systemd scope agentty moved into"`
 	Controllers []string `json:"controllers"`
 	LandlockABI int      `json:"landlock_abi"`
 	NetNS       bool     `json:"netns"`

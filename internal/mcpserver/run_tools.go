@@ -72,7 +72,8 @@ func (t *tools) runCommand(ctx context.Context, req *mcp.CallToolRequest, in Run
 	}
 	o := runner.Options{Argv: in.Argv, Cwd: in.Cwd, Env: in.Env, Stdin: in.Stdin, MaxOutputBytes: in.MaxOutputBytes,
 		SuccessExitCode: in.SuccessExitCode, AnyExitCode: in.AnyExitCode, SuccessFile: in.SuccessFile,
-		SuccessFilePattern: in.SuccessFilePattern, PageSize: in.PageSize, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey}
+		SuccessFilePattern: in.SuccessFilePattern, PageSize: in.PageSize, Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey,
+		Base: clientEnv(ctx, in.Host)}
 	if in.TimeoutMs != nil {
 		if *in.TimeoutMs <= 0 {
 			return RunResult{}, fmt.Errorf("%w: timeout_ms must be > 0", session.ErrBadArgs)

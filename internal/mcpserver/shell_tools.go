@@ -50,13 +50,13 @@ func (t *tools) openShell(ctx context.Context, req *mcp.CallToolRequest, in Open
 		if err := t.admitRemoteShell(ctx, req, in); err != nil {
 			return OpenShellResult{}, err
 		}
-	} else if _, path, err := shell.Detect(in.Shell); err == nil {
+	} else if _, path, err := shell.Detect(in.Shell, clientEnv(ctx, "")); err == nil {
 		if err := t.admitShell(ctx, req, path, in); err != nil {
 			return OpenShellResult{}, err
 		}
 	}
 	o := shell.OpenOptions{Shell: in.Shell, Cwd: in.Cwd, Env: in.Env, Rows: in.Rows, Cols: in.Cols, Name: in.Name, NoRC: in.NoRC,
-		Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey}
+		Host: in.Host, AcceptNewHostKey: in.AcceptNewHostKey, Base: clientEnv(ctx, in.Host)}
 	if in.Host != "" {
 		if t.remote == nil {
 			return OpenShellResult{}, fmt.Errorf("%w: remote hosts are not enabled in this server; open a local shell (no host)", session.ErrBadArgs)

@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"maps"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/connpool"
 )
 
 // helloTimeout bounds how long a freshly started node may take to greet.
@@ -35,16 +34,7 @@ type Pool struct {
 	opts   Options
 	docker docker
 	k8s    k8s
-
-	mu     sync.Mutex
-	slots  map[string]*slot // guarded by mu; by target key
-	closed bool             // guarded by mu
-}
-
-// slot serializes starting one target's node, so concurrent starts share it.
-type slot struct {
-	dial sync.Mutex // held while starting the node
-	conn *conn      // guarded by Pool.mu; the newest node, maybe lost
+	conns  *connpool.Pool[*conn] // by target key
 }
 
 // NewPool returns a pool; o may be nil.
@@ -56,7 +46,7 @@ func NewPool(o *Options) *Pool {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pool{opts: opts, slots: map[string]*slot{}}
+	return &Pool{opts: opts, conns: connpool.New((*conn).alive)}
 }
 
 // Start starts a program in the target spec.Host names, starting its node
@@ -93,46 +83,23 @@ func (p *Pool) conn(host string) (*conn, error) {
 		return nil, err
 	}
 	key := t.key()
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
+	c, err := p.conns.Get(key, func() (*conn, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), helloTimeout)
+		defer cancel()
+		s, err := p.dial(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		c, err := newConn(key, s, helloTimeout)
+		if err == nil {
+			p.opts.Logger.Info("node started", "host", key, "node", c.hello.Node)
+		}
+		return c, err
+	}, func(c *conn) { c.close("agentty is shutting down") })
+	if errors.Is(err, connpool.ErrClosed) {
 		return nil, errors.New("node pool is closed")
 	}
-	sl := p.slots[key]
-	if sl == nil {
-		sl = &slot{}
-		p.slots[key] = sl
-	}
-	p.mu.Unlock()
-
-	sl.dial.Lock()
-	defer sl.dial.Unlock()
-	p.mu.Lock()
-	c := sl.conn
-	p.mu.Unlock()
-	if c != nil && c.alive() {
-		return c, nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), helloTimeout)
-	defer cancel()
-	s, err := p.dial(ctx, t)
-	if err != nil {
-		return nil, err
-	}
-	c, err = newConn(key, s, helloTimeout)
-	if err != nil {
-		return nil, err
-	}
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		c.close("agentty is shutting down")
-		return nil, errors.New("node pool is closed")
-	}
-	sl.conn = c
-	p.mu.Unlock()
-	p.opts.Logger.Info("node started", "host", key, "node", c.hello.Node)
-	return c, nil
+	return c, err
 }
 
 func (p *Pool) dial(ctx context.Context, t target) (Stream, error) {
@@ -160,14 +127,7 @@ type HostInfo struct {
 
 // Hosts lists every node, live or lost, by target.
 func (p *Pool) Hosts() []HostInfo {
-	p.mu.Lock()
-	var conns []*conn
-	for _, k := range slices.Sorted(maps.Keys(p.slots)) {
-		if c := p.slots[k].conn; c != nil {
-			conns = append(conns, c)
-		}
-	}
-	p.mu.Unlock()
+	conns := p.conns.All()
 	out := make([]HostInfo, 0, len(conns))
 	for _, c := range conns {
 		h := HostInfo{Host: c.host, State: "connected", ConnectedAt: c.since, Node: c.hello.Node, Sessions: c.sessions()}
@@ -184,22 +144,9 @@ func (p *Pool) Hosts() []HostInfo {
 }
 
 // Close ends every node (each ends the programs it still runs) and the
-// Docker client. Safe to call twice.
+// Docker client's idle connections. Safe to call twice.
 func (p *Pool) Close() {
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return
-	}
-	p.closed = true
-	var conns []*conn
-	for _, sl := range p.slots {
-		if sl.conn != nil {
-			conns = append(conns, sl.conn)
-		}
-	}
-	p.mu.Unlock()
-	for _, c := range conns {
+	for _, c := range p.conns.Close() {
 		c.close("agentty is shutting down")
 	}
 	p.docker.close()

@@ -3,6 +3,7 @@ package runner
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,11 +19,14 @@ import (
 // prompt with nobody to answer; the caller's env overrides it.
 var nonInteractive = map[string]string{"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "TERM": "dumb"}
 
-// buildEnv is the server's environment, the non-interactive defaults, the
-// caller's variables, then the marker (KEY=VALUE) that lets agentty find
-// the run's processes.
-func buildEnv(extra map[string]string, marker string) []string {
+// buildEnv is base (nil: the server's environment), the non-interactive
+// defaults, the caller's variables, then the marker (KEY=VALUE) that lets
+// agentty find the run's processes.
+func buildEnv(base, extra map[string]string, marker string) []string {
 	env := procenv.Current()
+	if base != nil {
+		env = maps.Clone(base)
+	}
 	for k, v := range nonInteractive {
 		env[k] = v
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/proctree"
@@ -51,9 +52,12 @@ const (
 
 // Options describe one run. Argv is required; the rest defaults.
 type Options struct {
-	Argv    []string
-	Cwd     string // default: the server's directory
-	Env     map[string]string
+	Argv []string
+	Cwd  string // default: the server's directory
+	Env  map[string]string
+	// Base is the environment the program begins from, under Env and the
+	// non-interactive defaults (nil: agentty's own).
+	Base    map[string]string
 	Stdin   string        // written to the program's stdin, then closed
 	Timeout time.Duration // 0: DefaultTimeout; the tree is killed when it passes
 	// MaxOutputBytes bounds each stream's text (head and tail kept).
@@ -283,6 +287,15 @@ func supervise(ctx context.Context, p backend.Process, o Options) (ex backend.Ex
 		cancel()
 	}()
 	ex, err = p.Wait()
+	if p.Containment().Kind == contain.KindCgroup {
+		// The run has its own cgroup: whatever it left behind (a
+		// daemon, a `setsid` child) ends with it, by one cgroup.kill.
+		tctx, cancel := context.WithTimeout(context.Background(), killWait)
+		if terr := p.Terminate(tctx, 0); terr != nil && err == nil {
+			err = fmt.Errorf("end what the run left behind: %w", terr)
+		}
+		cancel()
+	}
 	// Descendants that keep the pipes open must not hold the call forever.
 	t := time.NewTimer(drainWait)
 	select {

@@ -40,7 +40,7 @@ func (r *Runner) startLocal(o Options, sink backend.Sink) (started, error) {
 	if err != nil {
 		return started{}, err
 	}
-	env := buildEnv(o.Env, r.Marker())
+	env := buildEnv(o.Base, o.Env, r.Marker())
 	path, err := lookPath(o.Argv[0], cwd, procenv.Get(env, "PATH"))
 	if err != nil {
 		return started{}, err

@@ -286,7 +286,13 @@ func (f *daemonFront) upgrade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tr := &stdio.Transport{In: &hijacked{r: rw.Reader, Conn: conn}, Out: conn, Logger: f.ep.Logger, MaxReply: mcpserver.MaxReply}
-	ss, err := f.ep.MCP.Connect(withClientDir(f.ctx, r.Header.Get(daemon.HeaderDir)), tr, nil)
+	ctx := withClientDir(f.ctx, r.Header.Get(daemon.HeaderDir))
+	if env, err := daemon.DecodeEnv(r.Header.Get(daemon.HeaderEnv)); err != nil {
+		f.ep.Logger.Warn("client environment unreadable; its sessions start from the daemon's", "err", err)
+	} else if env != nil {
+		ctx = mcpserver.WithClientEnv(ctx, env)
+	}
+	ss, err := f.ep.MCP.Connect(ctx, tr, nil)
 	if err != nil {
 		f.ep.Logger.Warn("daemon client could not connect", "err", err)
 		conn.Close()

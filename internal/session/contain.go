@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/cgroup"
 	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/sandbox"
+	"github.com/agentty/agentty/internal/systemd"
 )
 
 // ContainConfig is how local sessions are held (Config.Contain).
@@ -21,6 +24,10 @@ type ContainConfig struct {
 	// can create one; sessions fall back to process-tree tracking (or are
 	// refused, with Profile.RequireCgroup) where it cannot.
 	Cgroups bool
+	// Delegator is asked for a delegated cgroup when agentty is not root
+	// and its own cgroup is not delegated; nil asks the user's systemd for
+	// a transient scope over D-Bus (internal/systemd).
+	Delegator cgroup.Delegator
 }
 
 // containment is the Manager's view of the machine, set up once.
@@ -28,6 +35,7 @@ type containment struct {
 	once    sync.Once
 	support contain.Support // set in once
 	parent  *cgroup.Parent  // set in once; nil: no cgroups
+	runs    atomic.Int64    // run_command groups made so far (their names)
 }
 
 // containSetup detects what the kernel offers and creates agentty's cgroup
@@ -41,14 +49,18 @@ func (m *Manager) containSetup() *containment {
 			c.support.CgroupReason = "cgroups are off in the configuration"
 			return
 		}
-		p, err := cgroup.Open(cgroup.ParentName(m.instance))
+		d := cc.Delegator
+		if d == nil {
+			d = systemd.NewScope(cgroup.ParentName(m.instance) + ".scope")
+		}
+		p, err := cgroup.OpenWith(cgroup.ParentName(m.instance), cgroup.Options{Delegator: d})
 		if err != nil {
 			c.support.CgroupReason = err.Error()
 			m.log.Info("sessions are tracked by process tree", "reason", err)
 			return
 		}
 		c.parent = p
-		c.support.Cgroup, c.support.CgroupDir = true, p.Dir()
+		c.support.Cgroup, c.support.CgroupDir, c.support.CgroupVia = true, p.Dir(), p.Via()
 		c.support.Controllers, c.support.CgroupReason = p.Controllers(), p.Note()
 	})
 	return c
@@ -101,9 +113,11 @@ func (m *Manager) containFor(call *contain.Profile, ownRead []string, id string)
 }
 
 // ContainRun is the containment of a run_command run: the configured
-// sandbox and rlimits, checked against the kernel, without a cgroup and so
-// without the cgroup limits (a run's strays stay as they always did;
-// process-tree tracking ends its tree on timeout).
+// sandbox and rlimits, and, where agentty has a cgroup subtree, a group of
+// its own ("run-N") with the configured cgroup limits, so its membership
+// is exact and the runner ends whatever the run left behind with
+// cgroup.kill. Without a cgroup the cgroup limits are left out and the run
+// is tracked by process tree, as before.
 func (m *Manager) ContainRun() (*backend.Contain, error) {
 	if m.cfg.Contain == nil {
 		return nil, nil
@@ -111,14 +125,19 @@ func (m *Manager) ContainRun() (*backend.Contain, error) {
 	c := m.containSetup()
 	p := m.ContainProfile()
 	p.RequireCgroup = false
-	p.Limits.MemoryMax, p.Limits.MemoryHigh, p.Limits.PidsMax, p.Limits.CPUPercent = 0, 0, 0, 0
+	if c.parent == nil {
+		p.Limits.MemoryMax, p.Limits.MemoryHigh, p.Limits.PidsMax, p.Limits.CPUPercent = 0, 0, 0, 0
+	}
 	if err := c.support.Check(p); err != nil {
 		return nil, err
+	}
+	if c.parent != nil {
+		return &backend.Contain{Profile: p, Cgroups: c.parent, Group: "run-" + strconv.FormatInt(c.runs.Add(1), 10)}, nil
 	}
 	if !p.NeedsHelper() {
 		return nil, nil
 	}
-	return &backend.Contain{Profile: p, NoCgroup: "run_command runs are tracked by process tree"}, nil
+	return &backend.Contain{Profile: p, NoCgroup: "run_command runs are tracked by process tree: " + c.support.CgroupReason}, nil
 }
 
 // closeContain removes agentty's cgroup subtree once every session ended.

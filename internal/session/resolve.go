@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,9 +28,13 @@ type StartOptions struct {
 	MergeStderr bool
 	Cwd         string
 	Env         map[string]string
-	Rows        int // 0 means DefaultRows
-	Cols        int // 0 means DefaultCols
-	Name        string
+	// Base is the environment a local program begins from, under Env and
+	// agentty's defaults (nil: agentty's own; a daemon passes each
+	// client's, as a standalone serve's own is its client's).
+	Base map[string]string
+	Rows int // 0 means DefaultRows
+	Cols int // 0 means DefaultCols
+	Name string
 	// Host runs the program on another machine over SSH (user@host[:port]
 	// or an ssh config alias); "" runs it here.
 	Host string
@@ -172,6 +177,9 @@ func lookPath(name, dir, path string) (string, error) {
 // that lets agentty find every descendant later.
 func childEnv(o *StartOptions, marker string) []string {
 	env := procenv.Current()
+	if o.Base != nil {
+		env = maps.Clone(o.Base)
+	}
 	env["PAGER"], env["GIT_PAGER"] = "cat", "cat"
 	if o.Mode == record.ModePTY {
 		env["TERM"] = "xterm-256color"

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentty/agentty/internal/excerpt"
+	"github.com/agentty/agentty/internal/procenv"
 )
 
 // Kind is a shell family with its own integration script.
@@ -39,16 +40,27 @@ func kindOf(name string) (Kind, bool) {
 }
 
 // Detect picks the shell to run: want is "" (auto: $SHELL if supported,
-// else bash, else sh), a family name, or a path to a shell program.
-func Detect(want string) (Kind, string, error) {
+// else bash, else sh), a family name, or a path to a shell program. SHELL
+// and PATH come from env (nil: agentty's own environment).
+func Detect(want string, env map[string]string) (Kind, string, error) {
+	getenv := os.Getenv
+	if env != nil {
+		getenv = func(k string) string { return env[k] }
+	}
+	lookPath := func(name string) (string, error) {
+		if env == nil {
+			return exec.LookPath(name)
+		}
+		return procenv.LookPath(name, "", env["PATH"])
+	}
 	if want == "" {
-		if k, ok := kindOf(os.Getenv("SHELL")); ok {
-			if p, err := exec.LookPath(os.Getenv("SHELL")); err == nil {
+		if k, ok := kindOf(getenv("SHELL")); ok {
+			if p, err := lookPath(getenv("SHELL")); err == nil {
 				return k, p, nil
 			}
 		}
 		for _, name := range []string{"bash", "sh"} {
-			if p, err := exec.LookPath(name); err == nil {
+			if p, err := lookPath(name); err == nil {
 				k, _ := kindOf(name)
 				return k, p, nil
 			}
@@ -59,7 +71,7 @@ func Detect(want string) (Kind, string, error) {
 	if !ok {
 		return "", "", fmt.Errorf("%w: %s; use bash, zsh or sh (or a path to one of them)", ErrUnsupportedShell, excerpt.Q(want))
 	}
-	p, err := exec.LookPath(want)
+	p, err := lookPath(want)
 	if err != nil {
 		return "", "", fmt.Errorf("%w: %s is not installed (not in PATH): %v", ErrUnsupportedShell, excerpt.Q(want), err)
 	}

@@ -47,6 +47,9 @@ type OpenOptions struct {
 	Host             string
 	AcceptNewHostKey bool
 	Remote           Remote
+	// Base is the environment a local shell begins from (nil: agentty's
+	// own); its SHELL and PATH pick the shell.
+	Base map[string]string
 }
 
 // ErrNoRemote: a host was asked for but remote hosts are off.
@@ -107,7 +110,7 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 		fs = rf
 		kind, path, err = detectRemote(ctx, rf, o.Shell)
 	} else {
-		kind, path, err = Detect(o.Shell)
+		kind, path, err = Detect(o.Shell, o.Base)
 	}
 	if err != nil {
 		return nil, "", err
@@ -128,6 +131,10 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 		}
 		if o.Host != "" {
 			return "", false // the remote's own environment is not known here
+		}
+		if o.Base != nil {
+			v, ok := o.Base[k]
+			return v, ok
 		}
 		return os.LookupEnv(k)
 	}
@@ -153,7 +160,7 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 		name = string(kind)
 	}
 	so := session.StartOptions{Argv: argv, Cwd: o.Cwd, Env: env, Rows: o.Rows, Cols: o.Cols, Name: name,
-		Host: o.Host, AcceptNewHostKey: o.AcceptNewHostKey}
+		Host: o.Host, AcceptNewHostKey: o.AcceptNewHostKey, Base: o.Base}
 	if o.Host == "" {
 		// The rc and command files are in the temporary directory; a
 		// sandbox that lists what may be read must let the shell read them.

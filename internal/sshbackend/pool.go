@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"maps"
 	"net"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +13,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/connpool"
 )
 
 // Pool keeps one SSH connection per (user, host, port) and starts remote
@@ -26,17 +25,8 @@ type Pool struct {
 
 	ctx    context.Context // cancelled by Close; stops keepalives
 	cancel context.CancelFunc
-	wg     sync.WaitGroup // every connection's goroutines
-
-	mu     sync.Mutex
-	slots  map[string]*slot // guarded by mu; by target key
-	closed bool             // guarded by mu
-}
-
-// slot serializes dialing one key, so concurrent starts share a connection.
-type slot struct {
-	dial sync.Mutex // held while connecting
-	conn *Conn      // guarded by Pool.mu; the newest connection, maybe lost
+	wg     sync.WaitGroup        // every connection's goroutines
+	conns  *connpool.Pool[*Conn] // by target key
 }
 
 // NewPool returns a pool; o may be nil.
@@ -44,7 +34,7 @@ func NewPool(o *Options) *Pool {
 	opts := o.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Pool{opts: opts, hk: &hostKeys{file: opts.KnownHosts}, log: opts.Logger,
-		ctx: ctx, cancel: cancel, slots: map[string]*slot{}}
+		ctx: ctx, cancel: cancel, conns: connpool.New((*Conn).alive)}
 }
 
 // Start starts a program on spec.Host, connecting first if needed. The
@@ -65,41 +55,18 @@ func (p *Pool) Start(spec backend.RemoteSpec, sink backend.Sink) (backend.Proces
 // last one was lost.
 func (p *Pool) conn(t target, accept bool) (*Conn, error) {
 	key := t.Key()
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
+	c, err := p.conns.Get(key, func() (*Conn, error) {
+		client, jumps, err := p.dial(t, accept, 0)
+		if err != nil {
+			return nil, err
+		}
+		p.log.Info("ssh connected", "host", key)
+		return newConn(p, t, client, jumps), nil
+	}, func(c *Conn) { c.closeWith("agentty is shutting down") })
+	if errors.Is(err, connpool.ErrClosed) {
 		return nil, errors.New("ssh pool is closed")
 	}
-	sl := p.slots[key]
-	if sl == nil {
-		sl = &slot{}
-		p.slots[key] = sl
-	}
-	p.mu.Unlock()
-
-	sl.dial.Lock()
-	defer sl.dial.Unlock()
-	p.mu.Lock()
-	c := sl.conn
-	p.mu.Unlock()
-	if c != nil && c.alive() {
-		return c, nil
-	}
-	client, jumps, err := p.dial(t, accept, 0)
-	if err != nil {
-		return nil, err
-	}
-	c = newConn(p, t, client, jumps)
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		c.closeWith("agentty is shutting down")
-		return nil, errors.New("ssh pool is closed")
-	}
-	sl.conn = c
-	p.mu.Unlock()
-	p.log.Info("ssh connected", "host", key)
-	return c, nil
+	return c, err
 }
 
 // maxJumps bounds ProxyJump chains (and loops in the configuration).
@@ -186,14 +153,7 @@ type HostInfo struct {
 
 // Hosts lists every connection, live or lost, by host.
 func (p *Pool) Hosts() []HostInfo {
-	p.mu.Lock()
-	var conns []*Conn
-	for _, k := range slices.Sorted(maps.Keys(p.slots)) {
-		if c := p.slots[k].conn; c != nil {
-			conns = append(conns, c)
-		}
-	}
-	p.mu.Unlock()
+	conns := p.conns.All()
 	out := make([]HostInfo, 0, len(conns))
 	for _, c := range conns {
 		out = append(out, c.info())
@@ -204,19 +164,7 @@ func (p *Pool) Hosts() []HostInfo {
 // Close drops every connection and waits for their goroutines. Sessions
 // still running on them end as lost. Safe to call twice.
 func (p *Pool) Close() {
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return
-	}
-	p.closed = true
-	var conns []*Conn
-	for _, sl := range p.slots {
-		if sl.conn != nil {
-			conns = append(conns, sl.conn)
-		}
-	}
-	p.mu.Unlock()
+	conns := p.conns.Close()
 	p.cancel()
 	for _, c := range conns {
 		c.closeWith("agentty is shutting down")

@@ -73,3 +73,67 @@ func BenchmarkSnapshot(b *testing.B) {
 		})
 	}
 }
+
+// nullSource is a Source for a lazy Screen that is never built.
+type nullSource struct{}
+
+func (nullSource) ReadAt(int64, int) ([]byte, int64) { return nil, 0 }
+
+// BenchmarkWriteLight measures the light responder alone: a lazy Screen
+// taking output it never needs the emulator for (plain text and colours).
+func BenchmarkWriteLight(b *testing.B) {
+	cases := []struct {
+		name string
+		data []byte
+	}{
+		{"text_lines", bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog 0123456789\r\n"), 1<<20/56)},
+		{"sgr_lines", bytes.Repeat([]byte("\x1b[1;32mok\x1b[0m step 12 of 40: compiling module\r\n"), 1<<20/48)},
+		{"utf8_lines", bytes.Repeat([]byte("日本語のテキスト, naïve café — ascii words too ✓\r\n"), 1<<20/62)},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			s, err := New(Options{Rows: 24, Cols: 80, Lazy: true, Source: nullSource{}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			b.SetBytes(int64(len(tc.data)))
+			for b.Loop() {
+				s.Write(tc.data)
+			}
+			if s.Built() {
+				b.Fatal("the emulator was built")
+			}
+		})
+	}
+}
+
+// BenchmarkBuild measures the first read of a lazy screen: building the
+// emulator by replaying 64 MiB of output (the most a session replays)
+// from its Source, plain lines and lines with colours.
+func BenchmarkBuild(b *testing.B) {
+	const size = 64 << 20
+	for _, tc := range []struct {
+		name string
+		line string
+	}{
+		{"text_lines", "the quick brown fox jumps over the lazy dog 0123456789\r\n"},
+		{"sgr_lines", "\x1b[1;32mok\x1b[0m step 12 of 40: compiling module\r\n"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			src := &memSource{data: bytes.Repeat([]byte(tc.line), size/len(tc.line))}
+			b.SetBytes(int64(len(src.data)))
+			for b.Loop() {
+				s, err := New(Options{Rows: 40, Cols: 120, Lazy: true, Source: src})
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.Write(src.data) // light: nothing here needs the emulator
+				if sn := s.Snapshot(0); s.Lost() != 0 || sn.Written != int64(len(src.data)) {
+					b.Fatalf("lost %d, written %d", s.Lost(), sn.Written)
+				}
+				s.Close()
+			}
+		})
+	}
+}

@@ -35,8 +35,9 @@ import (
 //   - the emulator is on the main screen with the full scroll region, no
 //     left/right margins, autowrap on, insert and newline modes off
 //     (tracked by hooks, see track and setMode), re-checked after head;
-//   - no escape sequence is open at the end of what was fed before
-//     (pendingEsc), and head's last sequence is complete;
+//   - no escape sequence is open after head (pendingEsc, re-checked after
+//     head: one the last write left open is finished there or stops the
+//     skip), and head's last sequence is complete;
 //   - dropped+history and the first rows+1 lines of tail are plain (so the
 //     screen is full of plain lines where anything else starts); each cut
 //     sits right after a "\r\n".
@@ -49,7 +50,9 @@ import (
 // fastForward feeds p to the emulator, fast-forwarding where it can.
 // Called under mu.
 func (s *Screen) fastForward(p []byte) {
-	if s.canSkip() {
+	// A sequence left open by the last write (split by a read or a chunk
+	// boundary) is finished by head, after which canSkip checks again.
+	if s.canSkipModes() {
 		if h := bytes.Index(p, crlf); h >= 0 && escComplete(p[:h+2]) {
 			head, rest := p[:h+2], p[h+2:]
 			if hist, tail, ok := s.split(rest); ok {
@@ -71,7 +74,12 @@ func (s *Screen) fastForward(p []byte) {
 }
 
 func (s *Screen) canSkip() bool {
-	return !s.noFastForward && !s.pendingEsc && !s.margins && !s.lrMargins && len(s.oddModes) == 0 && !s.emu.IsAltScreen() && !s.penBg
+	return !s.pendingEsc && s.canSkipModes()
+}
+
+// canSkipModes is canSkip but for an escape sequence left open.
+func (s *Screen) canSkipModes() bool {
+	return !s.noFastForward && !s.margins && !s.lrMargins && len(s.oddModes) == 0 && !s.emu.IsAltScreen() && !s.penBg
 }
 
 // Colours. Skipped lines change nothing but the pen, whose SGR sequences

@@ -8,9 +8,14 @@
 // position, device attributes) by writing to an unbuffered pipe inside the
 // emulator, so a Write that contains a query blocks until someone reads that
 // pipe: a goroutine owned by the Screen drains it into a small queue and a
-// second one hands the answers to Options.Reply (the program's input). A
-// program that does not read its input therefore delays only its own
-// answers, never Write and never a Snapshot for longer than one queue push.
+// second one, which runs only while answers wait, hands them to
+// Options.Reply (the program's input). A program that does not read its
+// input therefore delays only its own answers, never Write and never a
+// Snapshot for longer than one queue push.
+//
+// The emulator costs about a megabyte per screen; a Screen given a Source
+// builds it lazily and answers queries with a light responder until then
+// (lazy.go, light.go).
 package screen
 
 import (
@@ -49,12 +54,24 @@ type Options struct {
 	// it should write them to the program's input. Called from one
 	// goroutine owned by the Screen; nil drops the answers.
 	Reply func(p []byte)
+	// Lazy makes the Screen build its emulator only when one is needed,
+	// by replaying the output written so far (lazy.go): from Source if
+	// set, else from a copy the Screen keeps until then.
+	Lazy bool
+	// Source holds every byte written, at the offsets Write and Lose
+	// count; it may lose some (they are counted in Lost).
+	Source Source
+	// MaxReplay bounds what a lazy Screen replays (and, without a Source,
+	// keeps): it builds its emulator before the output passes this many
+	// bytes. 0: no bound.
+	MaxReplay int64
 }
 
 // Screen is a terminal emulator fed with a program's output.
 type Screen struct {
 	mu  sync.Mutex
-	emu *vt.Emulator // guarded by mu
+	emu *vt.Emulator // guarded by mu; nil while a lazy Screen runs light (lazy.go)
+	lt  *light       // guarded by mu; the light responder while emu is nil
 	// The emulator reports these only through callbacks, which run inside
 	// emu.Write (so under mu).
 	title        string // guarded by mu
@@ -64,6 +81,17 @@ type Screen struct {
 	writes       uint64 // guarded by mu; Write and Resize calls that changed state
 	closed       bool   // guarded by mu
 	scrollback   int    // lines of scrollback kept
+
+	// What a lazy Screen needs to build its emulator (lazy.go), guarded
+	// by mu: the output so far is the replay source's bytes before off
+	// (src's, or without one kept's), drawn at the sizes in sizes (the
+	// first at offset 0) until the emulator exists.
+	src       Source
+	kept      []byte
+	maxReplay int64
+	off       int64
+	sizes     []sizeAt
+	lost      int64 // bytes of the output that never reached the emulator
 
 	// State fast-forward depends on (see fastforward.go), guarded by mu.
 	pendingEsc bool // the output fed so far ends inside an escape sequence
@@ -86,11 +114,17 @@ type Screen struct {
 	noFastForward bool         // tests: render every byte, the reference for fast-forward
 	scratch       *vt.Emulator // guarded by mu; draws scrollback for fast-forward, made on first use
 
-	replies chan []byte // from the drain goroutine to the reply writer
-	// pending counts answers read from the emulator and not yet handed
-	// to Reply; raised before they enter replies, lowered after Reply.
+	// Answers to terminal queries, from the light responder (under mu) or
+	// the emulator's drain goroutine, wait in queue for the one replier
+	// goroutine, which runs only while the queue is not empty.
+	reply    func(p []byte)
+	rmu      sync.Mutex
+	queue    [][]byte    // guarded by rmu
+	replying bool        // guarded by rmu; a replier goroutine is running
+	muted    atomic.Bool // the emulator is replaying old output: its answers were given then
+	// pending counts answers queued and not yet handed to Reply.
 	pending atomic.Int64
-	wg      sync.WaitGroup
+	wg      sync.WaitGroup // the drain and replier goroutines
 	once    sync.Once
 }
 
@@ -102,9 +136,25 @@ func New(o Options) (*Screen, error) {
 	if o.Scrollback <= 0 {
 		o.Scrollback = DefaultScrollback
 	}
-	s := &Screen{emu: vt.NewEmulator(o.Cols, o.Rows), replies: make(chan []byte, replyQueue),
-		scrollback: o.Scrollback, oddModes: map[ansi.Mode]bool{}}
-	s.emu.SetScrollbackSize(o.Scrollback)
+	s := &Screen{scrollback: o.Scrollback, reply: o.Reply, src: o.Source, maxReplay: o.MaxReplay}
+	if s.reply == nil {
+		s.reply = func([]byte) {}
+	}
+	if o.Lazy {
+		s.lt = newLight(o.Rows, o.Cols)
+		s.sizes = []sizeAt{{rows: o.Rows, cols: o.Cols}}
+		return s, nil
+	}
+	s.startEmulator(o.Rows, o.Cols, &s.wg)
+	return s, nil
+}
+
+// startEmulator makes the emulator with its hooks and starts draining its
+// answers, the drain goroutine counted in wg. Called by New or under mu.
+func (s *Screen) startEmulator(rows, cols int, wg *sync.WaitGroup) {
+	s.emu = vt.NewEmulator(cols, rows)
+	s.oddModes = map[ansi.Mode]bool{}
+	s.emu.SetScrollbackSize(s.scrollback)
 	s.emu.SetCallbacks(vt.Callbacks{
 		Title:            func(t string) { s.title = t },
 		CursorVisibility: func(visible bool) { s.cursorHidden = !visible },
@@ -114,20 +164,8 @@ func New(o Options) (*Screen, error) {
 	s.pr = printer{emu: s.emu, modes: s.oddModes}
 	s.track()
 	s.hookSequences()
-	reply := o.Reply
-	if reply == nil {
-		reply = func([]byte) {}
-	}
-	s.wg.Add(2)
-	go s.drain()
-	go func() {
-		defer s.wg.Done()
-		for p := range s.replies {
-			reply(p)
-			s.pending.Add(-1)
-		}
-	}()
-	return s, nil
+	wg.Add(1)
+	go s.drain(s.emu, wg)
 }
 
 func checkSize(rows, cols int) error {
@@ -139,19 +177,13 @@ func checkSize(rows, cols int) error {
 
 // drain reads the emulator's answers as they are written, so emu.Write
 // never waits on the program. It ends when Close closes the pipe.
-func (s *Screen) drain() {
-	defer s.wg.Done()
-	defer close(s.replies)
+func (s *Screen) drain(emu *vt.Emulator, wg *sync.WaitGroup) {
+	defer wg.Done()
 	buf := make([]byte, 4096)
 	for {
-		n, err := s.emu.Read(buf)
-		if n > 0 {
-			s.pending.Add(1)
-			select {
-			case s.replies <- append([]byte(nil), buf[:n]...):
-			default: // the program is not taking its answers; drop
-				s.pending.Add(-1)
-			}
+		n, err := emu.Read(buf)
+		if n > 0 && !s.muted.Load() {
+			s.queueReply(append([]byte(nil), buf[:n]...))
 		}
 		if err != nil {
 			return
@@ -159,7 +191,44 @@ func (s *Screen) drain() {
 	}
 }
 
-// Write feeds program output to the emulator. After Close it does nothing.
+// queueReply hands an answer to the replier goroutine, starting it if
+// none runs; answers beyond replyQueue are dropped.
+func (s *Screen) queueReply(p []byte) {
+	s.rmu.Lock()
+	defer s.rmu.Unlock()
+	if len(s.queue) >= replyQueue {
+		return // the program is not taking its answers; drop
+	}
+	s.pending.Add(1)
+	s.queue = append(s.queue, p)
+	if !s.replying {
+		s.replying = true
+		s.wg.Add(1)
+		go s.replier()
+	}
+}
+
+// replier delivers queued answers in order and ends when none is left.
+func (s *Screen) replier() {
+	defer s.wg.Done()
+	for {
+		s.rmu.Lock()
+		if len(s.queue) == 0 {
+			s.replying = false
+			s.queue = nil
+			s.rmu.Unlock()
+			return
+		}
+		p := s.queue[0]
+		s.queue = s.queue[1:]
+		s.rmu.Unlock()
+		s.reply(p)
+		s.pending.Add(-1)
+	}
+}
+
+// Write feeds program output to the emulator (or, while a lazy Screen
+// has none, to the light responder). After Close it does nothing.
 func (s *Screen) Write(p []byte) {
 	if len(p) == 0 {
 		return
@@ -171,11 +240,15 @@ func (s *Screen) Write(p []byte) {
 	}
 	s.written += int64(len(p))
 	s.writes++
+	if s.emu == nil && s.writeLight(p) {
+		return
+	}
+	s.off += int64(len(p))
 	s.fastForward(p)
 	if bytes.IndexByte(p, 0x1b) >= 0 {
 		// Queries are escape sequences. An empty write to the answer pipe
 		// returns only once the drain goroutine reads again, that is after
-		// it counted every answer p produced in pending.
+		// it queued every answer p produced (and counted it in pending).
 		_, _ = s.emu.InputPipe().Write(nil)
 	}
 }
@@ -199,10 +272,20 @@ func (s *Screen) Resize(rows, cols int) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.writes++
+	if s.emu == nil {
+		s.sizes = append(s.sizes, sizeAt{at: s.off, rows: rows, cols: cols})
+		s.lt.resize(rows, cols)
+		return nil
+	}
+	s.resize(rows, cols)
+	return nil
+}
+
+// resize changes the emulator's grid. Called under mu.
+func (s *Screen) resize(rows, cols int) {
 	s.emu.Resize(cols, rows)
 	s.pr.lastOK = false // cells moved: a mark that follows joins nothing
-	s.writes++
-	return nil
 }
 
 // setMode follows the modes that Screen reports or depends on; called by
@@ -239,6 +322,9 @@ func (s *Screen) setOdd(m ansi.Mode, odd bool) {
 func (s *Screen) AppCursorKeys() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.emu == nil {
+		return s.lt.appCursor
+	}
 	return s.appCursor
 }
 
@@ -254,21 +340,31 @@ func (s *Screen) Written() int64 {
 func (s *Screen) AltScreen() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.emu.IsAltScreen()
+	// The light responder has the emulator built at the switch.
+	return s.emu != nil && s.emu.IsAltScreen()
 }
 
-// Close stops feeding and the reply goroutines; Snapshot keeps working.
+// Close stops feeding and the goroutines; Snapshot keeps working.
 // Safe to call more than once.
 func (s *Screen) Close() {
 	s.once.Do(func() {
 		s.mu.Lock()
 		s.closed = true
+		s.closeEmulator()
 		s.mu.Unlock()
-		// Closing the writer end directly (not emu.Close) ends the blocked
-		// Read without touching the emulator's unsynchronized closed flag.
-		if pw, ok := s.emu.InputPipe().(*io.PipeWriter); ok {
-			_ = pw.CloseWithError(io.EOF)
-		}
 		s.wg.Wait()
 	})
+}
+
+// closeEmulator ends the drain goroutine, if the emulator exists. Called
+// under mu.
+func (s *Screen) closeEmulator() {
+	if s.emu == nil {
+		return
+	}
+	// Closing the writer end directly (not emu.Close) ends the blocked
+	// Read without touching the emulator's unsynchronized closed flag.
+	if pw, ok := s.emu.InputPipe().(*io.PipeWriter); ok {
+		_ = pw.CloseWithError(io.EOF)
+	}
 }

@@ -223,3 +223,31 @@ func TestScreen_FastForwardMatchesFullRendering(t *testing.T) {
 type writer struct{ s *Screen }
 
 func (w writer) Write(p []byte) (int, error) { w.s.Write(p); return len(p), nil }
+
+// A write that ends inside an escape sequence (a read or a replay chunk
+// cut there) must not stop the next write from fast-forwarding: its first
+// line finishes the sequence. Before, every such write was drawn line by
+// line (seconds per 4 MiB).
+func TestScreen_FastForwardAfterOpenSequence(t *testing.T) {
+	line := "\x1b[1;32mok\x1b[0m step 12 of 40: compiling module\r\n"
+	data := []byte(strings.Repeat(line, 20000))
+	for _, cut := range []int{1, 2, 5, 10} { // inside ESC [ 1 ; 3 2 m, and inside ESC [ 0 m
+		t.Run(fmt.Sprintf("cut at %d", cut), func(t *testing.T) {
+			at := len(line)*10000 + cut
+			ref := newScreen(t, Options{Rows: 24, Cols: 80})
+			ref.noFastForward = true
+			ref.Write(data)
+			ff := newScreen(t, Options{Rows: 24, Cols: 80})
+			ff.Write(data[:at])
+			before := ff.Skipped()
+			ff.Write(data[at:])
+			if skipped := ff.Skipped() - before; skipped < int64(len(data)-at)/2 {
+				t.Fatalf("the write after the cut skipped %d of %d bytes", skipped, len(data)-at)
+			}
+			a, b := ref.StyledSnapshot(DefaultScrollback), ff.StyledSnapshot(DefaultScrollback)
+			if !slices.Equal(a.Lines, b.Lines) || a.Cursor != b.Cursor || !slices.Equal(a.Scrollback, b.Scrollback) || fmt.Sprint(a.Styles) != fmt.Sprint(b.Styles) {
+				t.Fatalf("screens differ:\n%q\n%q", a.Lines, b.Lines)
+			}
+		})
+	}
+}

@@ -44,6 +44,7 @@ func (s *Screen) StyledSnapshot(scrollback int) Snapshot {
 func (s *Screen) snapshot(scrollback int, styles bool) Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.build()
 	e := s.emu
 	rows, cols := e.Height(), e.Width()
 	snap := Snapshot{Rows: rows, Cols: cols, Lines: make([]string, rows), AltScreen: e.IsAltScreen(),

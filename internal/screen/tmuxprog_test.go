@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,14 +138,23 @@ func runProgram(t *testing.T, known map[string]string, pr tmuxProgram) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newScreen(t, Options{Rows: pr.rows, Cols: pr.cols, Reply: func(p []byte) { _, _ = ptmx.Write(p) }})
+	// The screen is lazy, as a session's is; an eager twin fed the same
+	// bytes must end equal to it and have given the same answers.
+	src, answered, eagerAnswered := &memSource{}, &replies{}, &replies{}
+	s := newScreen(t, Options{Rows: pr.rows, Cols: pr.cols, Lazy: true, Source: src, Reply: func(p []byte) {
+		answered.add(p)
+		_, _ = ptmx.Write(p)
+	}})
+	eager := newScreen(t, Options{Rows: pr.rows, Cols: pr.cols, Reply: eagerAnswered.add})
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)
 		buf := make([]byte, 32<<10)
 		for {
 			n, err := ptmx.Read(buf)
+			src.append(buf[:n])
 			s.Write(buf[:n])
+			eager.Write(buf[:n])
 			if err != nil {
 				return
 			}
@@ -173,6 +183,9 @@ func runProgram(t *testing.T, known map[string]string, pr tmuxProgram) {
 			if err := s.Resize(st.rows, st.cols); err != nil {
 				t.Fatal(err)
 			}
+			if err := eager.Resize(st.rows, st.cols); err != nil {
+				t.Fatal(err)
+			}
 			if err := pty.Setsize(ptmx, &pty.Winsize{Rows: uint16(st.rows), Cols: uint16(st.cols)}); err != nil {
 				t.Fatal(err)
 			}
@@ -194,6 +207,14 @@ func runProgram(t *testing.T, known map[string]string, pr tmuxProgram) {
 			<-drained
 			pane.run("wait-for", "exited")
 			check(t, known, pr.name+" after exit", viewOf(s.Snapshot(0)), pane.view())
+			s.Close() // every answer delivered
+			eager.Close()
+			if a, b := s.StyledSnapshot(100), eager.StyledSnapshot(100); !reflect.DeepEqual(a, b) {
+				t.Fatalf("%s: lazy screen %+v, eager %+v", name, a, b)
+			}
+			if a, b := answered.String(), eagerAnswered.String(); a != b {
+				t.Fatalf("%s: answers %q, eager screen's %q", name, a, b)
+			}
 			return
 		}
 		ours, theirs := settle(t, s, pane, st.until)

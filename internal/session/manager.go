@@ -50,7 +50,8 @@ type Config struct {
 	Local StartLocal
 	// NoScreen leaves PTY sessions without a terminal emulator (no
 	// read_screen, no tui state, no answers to terminal queries), saving
-	// its memory (about 1.2 MiB per PTY session) and CPU.
+	// its memory (about 1.2 MiB per PTY session once its screen is built;
+	// until then a few KiB) and CPU.
 	NoScreen bool
 	// Recorder observes inputs, resizes, signals and exits (nil: none).
 	Recorder record.Recorder

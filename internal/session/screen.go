@@ -15,6 +15,16 @@ package session
 // attributes) go to the PTY through Process.Write with a deadline, from the
 // Screen's own goroutine, so a program that never reads its input costs
 // nothing but its own answers.
+//
+// The screen is lazy (screen/lazy.go): until someone reads it or the
+// program does something only the emulator can answer, a light responder
+// answers the queries, and the emulator is then built by replaying the log
+// from its start, resizes included. An idle session thus costs kilobytes,
+// not the emulator's megabyte. The screen is built at the latest when the
+// output passes maxReplay, so a replay is bounded. A log kept only in
+// memory drops its start past its limit, possibly before the feeder gave
+// the screen a reason to build: the screen then replays a copy of its own,
+// and is built before that passes maxKept.
 
 import (
 	"context"
@@ -52,6 +62,15 @@ const (
 	streamingBytes = 16 << 10
 	coalesceBytes  = screenChunk
 	coalesceDelay  = 50 * time.Millisecond
+	// maxReplay bounds the output a lazy screen replays when it is built:
+	// rendering 64 MiB of plain text (fast-forwarded) takes a fraction of
+	// a second; a session that writes more gets its emulator on the way.
+	maxReplay = 64 << 20
+	// maxKept bounds the copy of its output a lazy screen keeps when the
+	// log is kept only in memory (-no-store), which may drop its start:
+	// a session that writes more gets its emulator (about 1.2 MiB) on the
+	// way, one that writes less keeps at most this.
+	maxKept = 256 << 10
 )
 
 // screenFeed is a PTY session's emulator and the feeder's progress.
@@ -61,7 +80,6 @@ type screenFeed struct {
 
 	mu       sync.Mutex
 	fed      int64              // guarded by mu; log offset rendered up to
-	lost     int64              // guarded by mu; bytes evicted before the feeder read them
 	finished bool               // guarded by mu; the feeder reached the end of the log
 	progress chan struct{}      // guarded by mu; closed and replaced when fed moves
 	resizes  []queuedResize     // guarded by mu; applied when fed reaches at
@@ -75,18 +93,36 @@ type queuedResize struct {
 	rows, cols int
 }
 
+// logSource is a session's log as the Source its lazy screen replays.
+type logSource struct{ log outlog.Log }
+
+func (l logSource) ReadAt(off int64, max int) ([]byte, int64) {
+	sl := l.log.Read(off, -1, max, outlog.Stdout)
+	return sl.Data, sl.LostBytes
+}
+
 // newScreenFeed makes the screen of a PTY session (nil for pipes or when
 // the configuration turns screens off).
 func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
 	if s.Mode != record.ModePTY || s.mgr.cfg.NoScreen {
 		return nil
 	}
-	scr, err := screen.New(screen.Options{Rows: rows, Cols: cols, Reply: func(p []byte) {
+	// The emulator is built when first needed (screen/lazy.go), from the
+	// log, and at the latest when the output reaches maxReplay, so a first
+	// read never replays more. A log kept only in memory may drop its start
+	// before that: the screen keeps its own copy then, up to maxKept.
+	o := screen.Options{Lazy: true, Source: logSource{s.log}, MaxReplay: maxReplay}
+	if _, inMemory := s.log.(*outlog.Memory); inMemory {
+		o.Source, o.MaxReplay = nil, maxKept
+	}
+	o.Rows, o.Cols = rows, cols
+	o.Reply = func(p []byte) {
 		s.armInputGate()
 		if _, err := s.proc.Write(p, time.Now().Add(replyTimeout)); err != nil {
 			s.mgr.log.Debug("terminal query answer not delivered", "session", s.ID, "err", err)
 		}
-	}})
+	}
+	scr, err := screen.New(o)
 	if err != nil {
 		s.mgr.log.Warn("no screen", "session", s.ID, "err", err)
 		return nil
@@ -160,9 +196,9 @@ func (s *Session) coalesce(off int64, timer *time.Timer) {
 func (f *screenFeed) render(sl outlog.Slice) {
 	data, at := sl.Data, sl.From
 	for {
-		f.mu.Lock()
-		f.lost += sl.LostBytes
+		f.scr.Lose(sl.LostBytes) // evicted before the feeder read them
 		sl.LostBytes = 0
+		f.mu.Lock()
 		var rz *queuedResize
 		if len(f.resizes) > 0 && f.resizes[0].at <= at+int64(len(data)) {
 			r := f.resizes[0]

@@ -62,8 +62,8 @@ func (s *Session) Screen(ctx context.Context, o ScreenOptions) (ScreenResult, er
 	ids := s.readerIDs()
 	s.mu.Unlock()
 	f := s.scr
+	res.Lost = f.scr.Lost()
 	f.mu.Lock()
-	res.Lost = f.lost
 	last, now := f.last[o.Reader], lastScreen{lines: res.Snapshot.Lines, keys: rowKeys(res.Snapshot)}
 	if o.ChangedOnly {
 		before, after := last.lines, now.lines

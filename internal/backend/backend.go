@@ -52,6 +52,12 @@ type InputWaits struct {
 	// the input never counts as after it. A remote Quiet is a round trip
 	// that belongs to the input probe: marks take the log as it stands.
 	ExactMarks bool
+	// Delivered: input goes to a local terminal, whose line discipline
+	// takes in every byte of a write that has returned before a read,
+	// select or poll on it sleeps (inputwait.Readers.Flushing). A reader
+	// seen running after the write and blocked in one of those again has
+	// seen all of it, so the gate can open at once.
+	Delivered bool
 }
 
 // Spec describes the program to start.

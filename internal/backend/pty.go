@@ -121,7 +121,9 @@ func (p *ptyProcess) Termios() (unix.Termios, error) { return inputwait.PTYTermi
 
 // InputWaits: the probe cannot see input still in the terminal's buffers,
 // so waits after input are gated; Quiet is a local check.
-func (p *ptyProcess) InputWaits() InputWaits { return InputWaits{Gated: true, ExactMarks: true} }
+func (p *ptyProcess) InputWaits() InputWaits {
+	return InputWaits{Gated: true, ExactMarks: true, Delivered: true}
+}
 
 func (p *ptyProcess) Resize(rows, cols int) error {
 	p.smu.Lock()

@@ -17,9 +17,19 @@ func (r *Results) printBudgets(w io.Writer) {
 		}
 		fmt.Fprintf(tw, "%s	%.1f %s	%.1f %s	%s	\n", name, got, unit, budget, unit, met)
 	}
+	atLeast := func(name string, got, budget float64, unit string) {
+		met := "yes"
+		if got < budget {
+			met = "NO"
+		}
+		fmt.Fprintf(tw, "%s	%.1f %s	>= %.1f %s	%s	\n", name, got, unit, budget, unit, met)
+	}
 	row("tools/list result", float64(r.ToolsListBytes)/1024, 20, "KiB")
 	row("cold start median", r.Cold.MedianMs, 10, "ms")
 	row("idle server RSS", float64(r.Memory.IdleKiB)/1024, 10, "MiB")
+	if r.Memory.IdleAnonKiB > 0 {
+		row("  ... of it anonymous (RssAnon)", float64(r.Memory.IdleAnonKiB)/1024, 10, "MiB")
+	}
 	row("per idle PTY session", r.Memory.PerSessionKiB, 100, "KiB")
 	if r.Memory.IdleKiB > 0 {
 		row("RSS after deleting them, over idle", 100*float64(r.Memory.AfterDeleteKiB-r.Memory.IdleKiB)/float64(r.Memory.IdleKiB), 20, "%")
@@ -27,5 +37,6 @@ func (r *Results) printBudgets(w io.Writer) {
 	}
 	row("PTY round trip overhead median", r.REPL.OverheadMedianMs, 0.5, "ms")
 	row("PTY round trip overhead p95", r.REPL.OverheadP95Ms, 1.5, "ms")
+	r.throughputBudgets(row, atLeast)
 	tw.Flush()
 }

@@ -125,7 +125,13 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 	}
 	defer cs.Close()
 	pid := cmd.Process.Pid
+	// Idle means after the start settled: the server gives back its
+	// start's free heap a second after it began (server.startSettle).
+	time.Sleep(1500 * time.Millisecond) // no event tells when that happened
 	if m.IdleKiB, err = benchRSSKiB(pid); err != nil {
+		return m, err
+	}
+	if m.IdleAnonKiB, err = benchStatusKiB(pid, "RssAnon:"); err != nil {
 		return m, err
 	}
 	ids := make([]string, 0, n)
@@ -172,17 +178,20 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 }
 
 // benchRSSKiB reads VmRSS of a process.
-func benchRSSKiB(pid int) (int64, error) {
+func benchRSSKiB(pid int) (int64, error) { return benchStatusKiB(pid, "VmRSS:") }
+
+// benchStatusKiB reads a kB field of /proc/PID/status.
+func benchStatusKiB(pid int, key string) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, key); ok {
 			return strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 		}
 	}
-	return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
+	return 0, fmt.Errorf("no %s in /proc/%d/status", key, pid)
 }
 
 // repl measures send_input round trips through agentty in PTY and pipe
@@ -406,6 +415,12 @@ func ingestRate(name string, size, counted int64, d time.Duration) Ingest {
 // reports exited only after the last output was collected, and the byte
 // count is checked against what the program wrote.
 func (rn *runner) agenttyIngest(ctx context.Context, mode string, size, want int64, dataDir string, extra ...string) (Ingest, error) {
+	return rn.agenttyIngestCommand(ctx, mode, ingestPipeline(size), size, want, dataDir, extra...)
+}
+
+// agenttyIngestCommand is agenttyIngest for any command that writes size
+// bytes (want counted by the session).
+func (rn *runner) agenttyIngestCommand(ctx context.Context, mode, command string, size, want int64, dataDir string, extra ...string) (Ingest, error) {
 	flags := extra
 	if dataDir != "" {
 		flags = append(flags, "-data-dir", dataDir)
@@ -415,11 +430,18 @@ func (rn *runner) agenttyIngest(ctx context.Context, mode string, size, want int
 		return Ingest{}, err
 	}
 	defer cs.Close()
+	if dataDir != "" {
+		// The store opens at its first use (or shortly after the start):
+		// open it before the clock starts, which times ingest alone.
+		if _, err := call(ctx, cs, "list_sessions", map[string]any{}, nil); err != nil {
+			return Ingest{}, err
+		}
+	}
 	var st struct {
 		SessionID string `json:"session_id"`
 	}
 	t0 := time.Now()
-	if _, err := call(ctx, cs, "start_process", map[string]any{"command": ingestPipeline(size), "mode": mode, "timeout_ms": 0}, &st); err != nil {
+	if _, err := call(ctx, cs, "start_process", map[string]any{"command": command, "mode": mode, "timeout_ms": 0}, &st); err != nil {
 		return Ingest{}, err
 	}
 	for {

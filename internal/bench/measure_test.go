@@ -81,6 +81,33 @@ func TestResults_PrintBudgets(t *testing.T) {
 	}
 }
 
+// TestResults_ThroughputBudgets: the throughput rows compare each figure
+// with its baseline from the same run; seq's byte count is what a PTY
+// delivers (number, \r\n): `seq 1 3000000 | wc -c` is 22888896, plus a \r per line.
+func TestResults_ThroughputBudgets(t *testing.T) {
+	if got, want := seqPTYBytes(12), int64(9*3+3*4); got != want {
+		t.Fatalf("seqPTYBytes(12) = %d, want %d", got, want)
+	}
+	if got, want := seqPTYBytes(3000000), int64(22888896+3000000); got != want {
+		t.Fatalf("seqPTYBytes(3000000) = %d, want %d", got, want)
+	}
+	r := &Results{Ingest: []Ingest{
+		{Name: "agentty pty mode, --no-store", MBps: 45}, {Name: "program alone, read through a pty", MBps: 50},
+		{Name: "agentty pipe mode, --no-store", MBps: 200}, {Name: "agentty pipe mode, store on", MBps: 150}},
+		Seq: SeqRun{TimesBarePTY: 1.5}}
+	var b bytes.Buffer
+	r.printBudgets(&b)
+	for _, want := range []string{
+		"PTY ingest with screen, of bare PTY 90.0 % >= 90.0 % yes",
+		"pipe ingest with store, of --no-store 75.0 % >= 80.0 % NO",
+		"seq 1 3000000 PTY start->exit, x bare PTY 1.5 x 1.2 x NO",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), want) {
+			t.Errorf("budgets lack %q:\n%s", want, b.String())
+		}
+	}
+}
+
 // TestScale_PrintBudgets: a -scale run prints its command, its tables and
 // each scale budget with whether it was met.
 func TestScale_PrintBudgets(t *testing.T) {

@@ -113,17 +113,21 @@ func (in *inspector) inspect(t Target) (Probe, error) {
 	// Decoding syscalls is pointless when nothing can be the input.
 	decode := in.ptyMode || in.haveInput
 	var (
-		sum uint64
-		g   group
+		sum     uint64
+		readers readerSum
+		g       group
 	)
 	for mi := range in.members {
 		m := &in.members[mi]
 		// After a busy member the answer is Running; the rest only feed
 		// the fingerprint.
-		pv, note := in.judgeMember(m, decode && g.busyM == nil, &sum)
+		pv, note := in.judgeMember(m, decode && g.busyM == nil, &sum, &readers)
 		g.add(m, pv, note)
 	}
 	probe := g.probe(decode, in.pgid, fingerprint(sum, in.pgid, len(in.members)))
+	if probe.State == AwaitingInput {
+		probe.Readers = readers.of(in.pgid, len(in.members))
+	}
 	if probe.State == AwaitingInput {
 		if in.haveInput {
 			n, err := pendingInput(t.Stdin)

@@ -18,10 +18,10 @@ const (
 	pvBusy                       // anything else: the program is not idle
 )
 
-// judgeMember adds m's threads to the fingerprint sum and, if judge is
-// set, decides what the process is doing; note is the thread that explains
-// the verdict.
-func (in *inspector) judgeMember(m *member, judge bool, sum *uint64) (procVerdict, threadResult) {
+// judgeMember adds m's threads to the fingerprint sum (and the ones found
+// reading the input to readers) and, if judge is set, decides what the
+// process is doing; note is the thread that explains the verdict.
+func (in *inspector) judgeMember(m *member, judge bool, sum *uint64, readers *readerSum) (procVerdict, threadResult) {
 	p := procCtx{pid: m.pid, ttyNr: m.st.ttyNr, memFd: -1}
 	defer func() {
 		if p.memFd >= 0 {
@@ -35,13 +35,18 @@ func (in *inspector) judgeMember(m *member, judge bool, sum *uint64) (procVerdic
 		// The run counter is read before the state: if the thread wakes in
 		// between, the fingerprint already shows it, so a stale wait is
 		// never paired with a fresh fingerprint.
-		*sum += in.threadRuns(m.pid, tid)
+		runs := in.threadRuns(m.pid, tid)
+		*sum += runs
 		if !judge || t.seen[thBusy] {
 			continue
 		}
 		// Once a thread reads the input, its siblings only matter if they
 		// are on a CPU, so their syscalls need not be decoded.
-		t.add(in.classifyThread(&p, tid, !t.seen[thReading]))
+		r := in.classifyThread(&p, tid, !t.seen[thReading])
+		if r.class == thReading {
+			readers.add(r, runs)
+		}
+		t.add(r)
 	}
 	if !judge {
 		return pvGone, threadResult{}

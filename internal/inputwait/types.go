@@ -38,6 +38,9 @@ type Probe struct {
 	// value from before writing input with later ones to reject a stale
 	// AwaitingInput that predates the program waking up.
 	Fingerprint uint64
+	// Readers describes the threads found blocked reading the input, when
+	// State is AwaitingInput from a local inspection (zero otherwise).
+	Readers Readers
 	// Detail explains the decision for logs and tool results, e.g.
 	// "pid 4242 (python3) in pselect6 on fd 0 (tty)".
 	Detail string
@@ -50,3 +53,17 @@ var ErrInvalidTarget = errors.New("inputwait: invalid target")
 // ErrUnsupported is returned on platforms where the kernel cannot be asked
 // (anything but Linux on amd64 or arm64).
 var ErrUnsupported = errors.New("inputwait: unsupported platform")
+
+// Readers identifies the threads a probe found blocked reading the input.
+// Two probes with the same IDs and different Runs saw one of the same
+// threads run in between: it woke, and blocked on the input again.
+type Readers struct {
+	IDs  uint64 // hash of the reading threads' ids (0: none seen)
+	Runs uint64 // hash of how much each of them has run so far
+	// Flushing: every one of them waits in read, select or poll, which on
+	// a local terminal first take in input the kernel is still delivering
+	// (n_tty flushes the PTY's pending buffer work before it sleeps), so
+	// such a reader that began waiting after a write returned has seen
+	// every byte of it. epoll_wait does not ask the terminal again.
+	Flushing bool
+}

@@ -173,7 +173,13 @@ func TestSendInput_ShellPromptIsChecked(t *testing.T) {
 		t.Fatalf("allowed command: %q %q", msg, out.Output)
 	}
 	// python3 in the foreground reads its own input: not a shell command line.
-	if out, msg = send(map[string]any{"text": "python3 -q", "enter": true}); msg != "" || out.State != "awaiting_input" {
+	// Starting it may take longer than the default settle on a loaded
+	// machine (a pyenv shim is a bash script): only its prompt ends the wait.
+	slow := func(args map[string]any) map[string]any {
+		args["settle_ms"], args["timeout_ms"] = 30000, 30000
+		return args
+	}
+	if out, msg = send(slow(map[string]any{"text": "python3 -q", "enter": true})); msg != "" || out.State != "awaiting_input" {
 		t.Fatalf("python3: %q %+v", msg, out)
 	}
 	if out, msg = send(map[string]any{"text": "import os; print('py', 6*7)", "enter": true}); msg != "" || !strings.Contains(out.Output, "py 42") {
@@ -193,7 +199,7 @@ func TestSendInput_ShellPromptIsChecked(t *testing.T) {
 		t.Fatalf("ctrl+c: %q %+v", msg, out)
 	}
 	// A program's password prompt reads a secret: not checked, and redacted.
-	if out, msg = send(map[string]any{"text": "python3 -q -c 'import getpass; print(\"got\", len(getpass.getpass(\"pw: \")))'", "enter": true}); msg != "" || out.State != "awaiting_password" {
+	if out, msg = send(slow(map[string]any{"text": "python3 -q -c 'import getpass; print(\"got\", len(getpass.getpass(\"pw: \")))'", "enter": true})); msg != "" || out.State != "awaiting_password" {
 		t.Fatalf("getpass: %q %+v", msg, out)
 	}
 	if out, msg = send(map[string]any{"text": "hunter2", "enter": true}); msg != "" || !strings.Contains(out.Output, "got 7") {

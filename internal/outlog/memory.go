@@ -76,7 +76,9 @@ func (m *Memory) Append(s Stream, p []byte) {
 		b := m.tail()
 		room := blockSize - len(b.data)
 		if room == 0 {
-			b = m.newBlock(len(p))
+			// A full block means output streams: the next one is made
+			// whole at once instead of grown by copying.
+			b = m.newBlock(blockSize)
 			room = blockSize
 		}
 		n := min(room, len(p))

@@ -75,6 +75,20 @@ func BeginGuard(sp *Spawner, exe string, args []string, instance string) *Pendin
 	return p
 }
 
+// DeferGuard is BeginGuard with the start put off (Spawner.Defer) until sp
+// is about to start its first process or is kicked: a server that has
+// started nothing yet needs no guard, and the guard's own start (a second
+// Go process) would compete with the server's. Wait returns nil, nil if sp
+// closed before the guard was needed.
+func DeferGuard(sp *Spawner, exe string, args []string, instance string) *PendingGuard {
+	p := &PendingGuard{finished: make(chan struct{})}
+	p.done = sp.Defer(func() {
+		defer close(p.finished)
+		p.g, p.err = startGuard(exe, args, instance)
+	})
+	return p
+}
+
 // PendingGuard is a guard being started by BeginGuard.
 type PendingGuard struct {
 	finished chan struct{} // closed when the start has ended

@@ -39,6 +39,11 @@ func BeginGuard(sp *Spawner, exe string, args []string, instance string) *Pendin
 	return &PendingGuard{}
 }
 
+// DeferGuard is unsupported outside Linux.
+func DeferGuard(sp *Spawner, exe string, args []string, instance string) *PendingGuard {
+	return &PendingGuard{}
+}
+
 // Armed reports that the start has ended: there is none.
 func (p *PendingGuard) Armed() bool { return true }
 

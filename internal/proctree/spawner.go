@@ -16,6 +16,9 @@ type Spawner struct {
 	quit      chan struct{}
 	exited    chan struct{}
 	closeOnce sync.Once
+	kick      chan struct{} // buffered 1: run the deferred job now (Kick)
+	mu        sync.Mutex
+	deferred  *spawnCall // guarded by mu; Defer's job, until the thread takes it
 }
 
 type spawnCall struct {
@@ -29,6 +32,7 @@ func NewSpawner() *Spawner {
 		calls:  make(chan spawnCall),
 		quit:   make(chan struct{}),
 		exited: make(chan struct{}),
+		kick:   make(chan struct{}, 1),
 	}
 	go s.loop()
 	return s
@@ -44,10 +48,31 @@ func (s *Spawner) loop() {
 	for {
 		select {
 		case c := <-s.calls:
+			s.runDeferred()
 			c.done <- run(c.fn)
+		case <-s.kick:
+			s.runDeferred()
 		case <-s.quit:
+			// A deferred job no call needed never runs; its waiter learns.
+			if d := s.takeDeferred(); d != nil {
+				d.done <- nil
+			}
 			return
 		}
+	}
+}
+
+func (s *Spawner) takeDeferred() *spawnCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.deferred
+	s.deferred = nil
+	return d
+}
+
+func (s *Spawner) runDeferred() {
+	if d := s.takeDeferred(); d != nil {
+		d.done <- run(d.fn)
 	}
 }
 
@@ -88,6 +113,31 @@ func (s *Spawner) Begin(fn func()) <-chan any {
 		c.done <- run(fn)
 	}
 	return c.done
+}
+
+// Defer is Begin for a job that may wait: fn runs on the spawner thread
+// before the next job handed to it by Do or Begin, or at Kick, whichever
+// comes first; it returns at once. If the spawner closes before either,
+// fn never runs and the channel receives nil. One deferred job at a time:
+// a second Defer before the first ran panics (a programming error).
+func (s *Spawner) Defer(fn func()) <-chan any {
+	c := &spawnCall{fn: fn, done: make(chan any, 1)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.deferred != nil {
+		panic("proctree: Defer while a deferred job waits")
+	}
+	s.deferred = c
+	return c.done
+}
+
+// Kick runs the deferred job now (on the spawner thread, without waiting
+// for it); without one it does nothing.
+func (s *Spawner) Kick() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
 }
 
 // Close stops the spawner and waits for its goroutine to end. It is safe to

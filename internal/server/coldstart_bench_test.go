@@ -11,10 +11,12 @@ import (
 )
 
 // BenchmarkColdStart_ToolsList measures the server core's share of a cold
-// start: New with the store and the guard, Serve, initialize and the
-// tools/list reply, as agentty serve -standalone does after the process
-// has started (the bench command measures the whole process). Close is
-// outside the timer.
+// start: New with the store and the guard configured (both start after
+// the reply: the guard 100 ms after New or before the first session, the
+// store's database at its first use), Serve, initialize and the tools/list
+// reply, as agentty serve -standalone does after the process has started
+// (the bench command measures the whole process). Close is outside the
+// timer.
 func BenchmarkColdStart_ToolsList(b *testing.B) {
 	exe, err := os.Executable()
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,6 +60,7 @@ type Server struct {
 	// guardDone is closed after that.
 	guard     atomic.Pointer[proctree.Guard]
 	guardDone chan struct{}
+	guardKick *time.Timer // starts a guard still put off after guardDelay (keepers.go); nil: no guard
 	mcp       *mcp.Server
 	pages     *secret.Pages    // one-time pages where the person types secrets
 	askpass   *askpass.Server  // nil: no SUDO_ASKPASS
@@ -149,14 +151,19 @@ func sessionConfig(cfg *Config, log *slog.Logger, pool hosts, st *store.Store, a
 	return c
 }
 
+// storeDelay is how long after New the transcript store opens if no call
+// needed it first (guardDelay's reasoning).
+const storeDelay = 100 * time.Millisecond
+
 // openStore opens the transcript store, or returns nil without one.
 func openStore(c *StoreConfig, log *slog.Logger) (*store.Store, error) {
 	if c == nil {
 		log.Info("transcript store off (--no-store): output is kept in memory only")
 		return nil, nil
 	}
-	st, err := store.Open(c.Dir, &store.Options{MaxSessionBytes: c.MaxSessionBytes, MaxTotalBytes: c.MaxTotalBytes,
-		MaxAge: c.MaxAge, Logger: log})
+	// Opened off the start path: the first tool that needs it waits for it.
+	st, err := store.OpenLater(c.Dir, &store.Options{MaxSessionBytes: c.MaxSessionBytes, MaxTotalBytes: c.MaxTotalBytes,
+		MaxAge: c.MaxAge, Logger: log}, storeDelay)
 	if err != nil {
 		return nil, err
 	}

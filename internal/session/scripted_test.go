@@ -319,3 +319,55 @@ func TestScripted_Terminate(t *testing.T) {
 		t.Fatalf("shutdown terminations %v, done %v; want [3s] and done", got, isDone(running.Done()))
 	}
 }
+
+// TestScripted_InputGateDelivered: on a local terminal (Delivered) a
+// reader that ran after the write returned and waits on the input again
+// in read, select or poll has seen all of it: the verdict is believed at
+// the first look, with no hold. Every other case keeps the gate. The
+// program's fingerprint moves at every look, so a verdict that needs the
+// gate's hold never comes and the wait times out.
+func TestScripted_InputGateDelivered(t *testing.T) {
+	delivered := backend.InputWaits{Gated: true, Grace: time.Hour, ExactMarks: true, Delivered: true}
+	stale := inputwait.Readers{IDs: 1, Runs: 10, Flushing: true}
+	cases := []struct {
+		name    string
+		waits   backend.InputWaits
+		after   inputwait.Readers // the readers the program shows once the write returned
+		readers inputwait.Readers // and when the wait looks
+		reason  Reason
+	}{
+		{"the reader ran since the write", delivered, stale, inputwait.Readers{IDs: 1, Runs: 11, Flushing: true}, ReasonAwaiting},
+		{"the reader did not run since the write", delivered, stale, stale, ReasonTimeout},
+		{"another reader", delivered, stale, inputwait.Readers{IDs: 2, Runs: 11, Flushing: true}, ReasonTimeout},
+		{"the reader waits in epoll", delivered, stale, inputwait.Readers{IDs: 1, Runs: 11}, ReasonTimeout},
+		{"nobody read right after the write", delivered, inputwait.Readers{}, inputwait.Readers{IDs: 1, Runs: 11, Flushing: true}, ReasonTimeout},
+		{"not a local terminal", backend.InputWaits{Gated: true, Grace: time.Hour}, stale, inputwait.Readers{IDs: 1, Runs: 11, Flushing: true}, ReasonTimeout},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sm := scripted(t, Config{}, backendtest.Options{Waits: c.waits})
+			s, p := sm.start(t, record.ModePTY)
+			before := awaitingProbe(5)
+			before.Readers = stale
+			p.SetProbe(before, nil)
+			p.OnWrite(func([]byte) {
+				after := awaitingProbe(5)
+				after.Readers = c.after
+				p.SetProbe(after, nil)
+			})
+			if _, err := s.Send(Input{Text: "y", Enter: true}, time.Now().Add(time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			p.SetProbeFunc(func(n int) inputwait.Probe {
+				pr := awaitingProbe(uint64(100 + n))
+				pr.Readers = c.readers
+				return pr
+			})
+			mark := s.LastInput()
+			res := s.Wait(context.Background(), 0, WaitOptions{Timeout: 100 * time.Millisecond, Input: &mark})
+			if res.Reason != c.reason {
+				t.Fatalf("wait = %+v, want %s", res, c.reason)
+			}
+		})
+	}
+}

@@ -127,13 +127,19 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	secret := in.Secret
 	// Only a local stdin pipe's unread input can be measured; every other
 	// process gets the gate (InputWaits.Gated).
-	if s.proc.InputWaits().Gated {
+	iw := s.proc.InputWaits()
+	var gateAt time.Time
+	if iw.Gated {
 		if p, err := s.proc.Inspect(); err == nil {
+			gateAt = time.Now()
 			s.mu.Lock()
-			s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
+			s.gate = inputGate{active: true, fp: p.Fingerprint, at: gateAt}
 			s.mu.Unlock()
 			secret = secret || p.State == inputwait.AwaitingPassword
 		}
+	}
+	if iw.Delivered && !gateAt.IsZero() {
+		defer s.noteDelivered(gateAt)
 	}
 	s.markInput(in, secret)
 	rec := s.mgr.cfg.Recorder
@@ -163,6 +169,20 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 		}
 	}
 	return written, nil
+}
+
+// noteDelivered records, for the input gate armed at gateAt, which threads
+// wait on the input now that the write has returned (inputGate.after).
+func (s *Session) noteDelivered(gateAt time.Time) {
+	p, err := s.proc.Inspect()
+	if err != nil || p.State == inputwait.Running {
+		return
+	}
+	s.mu.Lock()
+	if s.gate.active && s.gate.at.Equal(gateAt) {
+		s.gate.after = p.Readers
+	}
+	s.mu.Unlock()
 }
 
 func (s *Session) writeErr(err error, written, want int) error {

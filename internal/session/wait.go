@@ -45,7 +45,17 @@ const MaxWait = 60 * time.Second
 const (
 	// minProbe is how long output must pause before the kernel is asked;
 	// while output streams faster than this nobody can be waiting for input.
-	minProbe = 250 * time.Microsecond
+	minProbe = 100 * time.Microsecond
+	// napMax: a pause shorter than this before the next probe is slept
+	// with nap, not a runtime timer (see nap). Output arriving meanwhile is
+	// seen when it ends; any wait it could end is at most this late.
+	napMax = time.Millisecond
+	// napStreak: after this many looks in a row found new output, pauses
+	// wait on the log again (output streams; napping would poll it).
+	napStreak = 8
+	// streamProbe is the pause a stream (napStreak looks in a row with new
+	// output) needs before a probe.
+	streamProbe = 2 * time.Millisecond
 	// maxProbe bounds the back-off while a program is busy and silent.
 	maxProbe = 50 * time.Millisecond
 	// gateGrace: after input is sent, a blocked reader whose scheduling
@@ -98,13 +108,19 @@ type WaitResult struct {
 // pushed by a kernel worker, possibly in pieces), so a reader can block for
 // a moment between pieces of the same input. If more of it arrives, the
 // reader runs and the fingerprint moves.
+//
+// On a local terminal (InputWaits.Delivered) the readers probed right after
+// the write returned are kept: once one of them has run since and waits on
+// the input again in a call that takes in pending input first, the program
+// has seen all of it and the verdict needs no hold.
 type inputGate struct {
 	active     bool
 	fp         uint64
 	at         time.Time
-	confirming bool      // the program ran since the write and blocks again
-	confirmFP  uint64    // fingerprint when that was first seen
-	confirmAt  time.Time // when that was first seen
+	after      inputwait.Readers // readers right after the write; zero if unknown
+	confirming bool              // the program ran since the write and blocks again
+	confirmFP  uint64            // fingerprint when that was first seen
+	confirmAt  time.Time         // when that was first seen
 }
 
 // gateConfirm is how long a blocked-on-input verdict after input must hold
@@ -123,6 +139,11 @@ func (s *Session) awaiting(now time.Time) (inputwait.Probe, bool) {
 		grace := max(gateGrace, s.proc.InputWaits().Grace)
 		if p.Fingerprint == s.gate.fp && now.Sub(s.gate.at) < grace {
 			return p, false
+		}
+		if a := s.gate.after; a.IDs != 0 && a.Flushing && p.Readers.Flushing &&
+			p.Readers.IDs == a.IDs && p.Readers.Runs != a.Runs {
+			s.gate = inputGate{}
+			return p, true
 		}
 		if !s.gate.confirming || p.Fingerprint != s.gate.confirmFP {
 			s.gate.confirming, s.gate.confirmFP, s.gate.confirmAt = true, p.Fingerprint, now
@@ -191,19 +212,35 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	var idleFP uint64
 	idleSince := start
 	probeAt, probeDelay := start, minProbe
+	if o.Input != nil {
+		// Right after the write the program cannot have taken the input in
+		// yet: a probe now would only find the stale block of before it.
+		probeAt = start.Add(minProbe)
+	}
 	var lw *listenWatch
 	if o.Listen != nil {
 		lw = newListenWatch(*o.Listen, start, st.End)
 	}
 	timer := time.NewTimer(o.Timeout)
 	defer timer.Stop()
+	streak := 0 // consecutive looks that found new output
 	for {
 		changed := s.log.Changed()
 		st = s.log.Stats()
 		now := time.Now()
 		if st.End != lastEnd {
 			lastEnd, sawNew, lastOut = st.End, true, now
-			probeAt, probeDelay = now.Add(minProbe), minProbe
+			streak++
+			if streak < napStreak {
+				probeDelay = minProbe
+			} else {
+				// A stream's short pauses are not worth a probe: it
+				// would find the program running.
+				probeDelay = max(probeDelay, streamProbe)
+			}
+			probeAt = now.Add(probeDelay)
+		} else {
+			streak = 0
 		}
 		exited := isDone(s.done)
 		if m != nil {
@@ -263,6 +300,12 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			return WaitResult{Reason: ReasonTimeout}
 		}
 		next = earliest(next, deadline)
+		// Output arriving at every look is a stream: the next chunk wakes
+		// the loop, and the runtime timer's slack no longer matters.
+		if d := next.Sub(now); d < napMax && next.Equal(probeAt) && streak < napStreak {
+			nap(d)
+			continue
+		}
 		timer.Reset(next.Sub(now))
 		select {
 		case <-changed:

@@ -53,6 +53,9 @@ type Log struct {
 // session.Config.NewLog of a store-backed Manager. limit is the memory
 // cache's size.
 func (s *Store) NewLog(id string, limit int64) outlog.Log {
+	if s.ready() != nil {
+		return outlog.NewMemory(limit) // the error was the session id's (NextID)
+	}
 	l := &Log{st: s, id: id, mem: outlog.NewMemory(limit)}
 	s.mu.Lock()
 	s.live[id] = l

@@ -76,6 +76,9 @@ type MessageQuery struct {
 // Messages lists a session's records in the order they happened. more
 // says whether further records match after the last returned.
 func (s *Store) Messages(sid string, q MessageQuery) (msgs []Message, more bool, err error) {
+	if err := s.ready(); err != nil {
+		return nil, false, err
+	}
 	s.Sync(syncWait)
 	kindMask := 0
 	for _, k := range q.Kinds {
@@ -118,6 +121,9 @@ func (s *Store) Messages(sid string, q MessageQuery) (msgs []Message, more bool,
 // Message returns one record with up to max bytes of its content from byte
 // offset at.
 func (s *Store) Message(sid string, id int64, at, max int64) (Message, error) {
+	if err := s.ready(); err != nil {
+		return Message{}, err
+	}
 	s.Sync(syncWait)
 	var content []byte
 	m, err := scanMessage(s.db.QueryRow(`SELECT `+messageCols+`, substr(data, ?, ?) FROM records WHERE sid=? AND id=?`,

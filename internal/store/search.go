@@ -38,6 +38,9 @@ type SearchResult struct {
 // stripped) across recorded sessions, newest session first and newest line
 // first within a session, until MaxResults or MaxScanBytes.
 func (s *Store) Search(re *regexp.Regexp, o SearchOptions) (SearchResult, error) {
+	if err := s.ready(); err != nil {
+		return SearchResult{}, err
+	}
 	var ids []string
 	if o.SessionIDs != nil {
 		ids = o.SessionIDs

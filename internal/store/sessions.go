@@ -93,6 +93,9 @@ func scanSession(sc scanner) (Session, error) {
 
 // Session returns one recorded session (after committing what is queued).
 func (s *Store) Session(id string) (Session, error) {
+	if err := s.ready(); err != nil {
+		return Session{}, err
+	}
 	s.Sync(syncWait)
 	r, err := scanSession(s.db.QueryRow(`SELECT `+sessionCols+` FROM sessions WHERE id=?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -104,6 +107,9 @@ func (s *Store) Session(id string) (Session, error) {
 // Sessions lists recorded sessions started at or after since (zero: all),
 // newest first, at most limit (<= 0: all).
 func (s *Store) Sessions(since time.Time, limit int) ([]Session, error) {
+	if err := s.ready(); err != nil {
+		return nil, err
+	}
 	s.Sync(syncWait)
 	if limit <= 0 {
 		limit = -1
@@ -128,6 +134,9 @@ func (s *Store) Sessions(since time.Time, limit int) ([]Session, error) {
 // OpenLog returns a read-only log over a recorded session's transcript. A
 // live session of this server should be read through its own Log instead.
 func (s *Store) OpenLog(id string) (*Log, error) {
+	if err := s.ready(); err != nil {
+		return nil, err
+	}
 	r, err := s.Session(id)
 	if err != nil {
 		return nil, err
@@ -147,6 +156,9 @@ func (s *Store) OpenLog(id string) (*Log, error) {
 // Delete removes a session's record, transcript and segment files. The
 // caller makes sure the session is not running.
 func (s *Store) Delete(id string) error {
+	if err := s.ready(); err != nil {
+		return err
+	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()

@@ -94,7 +94,7 @@ func (o *Options) normalize() {
 // Store is an open transcript database. Close it to commit what is queued
 // and stop the writer.
 type Store struct {
-	db         *sql.DB // readers (and NextID)
+	db         *sql.DB // readers (and NextID); set by openDB before opened closes
 	wdb        *sql.DB // the writer goroutine's one connection: commits, retention, deletes
 	opt        Options
 	log        *slog.Logger
@@ -102,8 +102,16 @@ type Store struct {
 	ownerStart int64 // its start time (clock ticks since boot): pid plus this names one process
 	path       string
 
+	ctx    context.Context // the writer's; cancel stops it
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // the writer goroutine
+
+	// The database opens once (lazy.go): at Open, or for OpenLater at the
+	// first call that needs it or when later fires.
+	opening sync.Once
+	opened  chan struct{} // closed when the open has ended
+	openErr error         // set before opened closes
+	later   *time.Timer   // OpenLater's background open; nil for Open
 
 	mu        sync.Mutex
 	pending   []*op               // guarded by mu; FIFO for the writer
@@ -121,6 +129,21 @@ type Store struct {
 // Open opens (creating if needed) the store in dir, marks sessions whose
 // process is gone as lost, applies retention, and starts the writer.
 func Open(dir string, o *Options) (*Store, error) {
+	s, err := prepare(dir, o)
+	if err != nil {
+		return nil, err
+	}
+	s.opening.Do(s.openDB)
+	if s.openErr != nil {
+		return nil, s.openErr
+	}
+	return s, nil
+}
+
+// prepare checks and secures the directory and the database file (cheap,
+// and what fails for a wrong path) and returns the Store with its database
+// not opened yet (openDB).
+func prepare(dir string, o *Options) (*Store, error) {
 	var opt Options
 	if o != nil {
 		opt = *o
@@ -133,42 +156,61 @@ func Open(dir string, o *Options) (*Store, error) {
 	if err := secureDB(path); err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Store{opt: opt, log: opt.Logger, owner: os.Getpid(), ownerStart: procStart(os.Getpid()), path: path,
+		ctx: ctx, cancel: cancel, opened: make(chan struct{}),
+		commitCh: make(chan struct{}), live: map[string]*Log{}, segs: map[string]*segment{}, wake: make(chan struct{}, 1), nudge: make(chan struct{}, 1)}, nil
+}
+
+// openDB opens the database, migrates it, marks sessions whose process is
+// gone as lost, applies retention and starts the writer; it runs once
+// (opening), and closes opened when done, with openErr set on failure.
+func (s *Store) openDB() {
+	defer close(s.opened)
+	s.openErr = s.openDBErr()
+	if s.openErr != nil {
+		s.cancel()
+		s.mu.Lock()
+		s.closed = true // nothing is queued for a database that is not there
+		s.mu.Unlock()
+	}
+}
+
+func (s *Store) openDBErr() error {
+	path := s.path
 	dsn := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(OFF)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return fmt.Errorf("store: open %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(8)
 	if err := migrate(db); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: %s: %w", path, err)
+		return fmt.Errorf("store: %s: %w", path, err)
 	}
 	// The writer has a connection of its own, so long reads (a search
 	// over gigabytes) can never starve it into recording gaps.
 	wdb, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return fmt.Errorf("store: open %s: %w", path, err)
 	}
 	wdb.SetMaxOpenConns(1)
-	s := &Store{db: db, wdb: wdb, opt: opt, log: opt.Logger, owner: os.Getpid(), ownerStart: procStart(os.Getpid()), path: path,
-		commitCh: make(chan struct{}), live: map[string]*Log{}, segs: map[string]*segment{}, wake: make(chan struct{}, 1), nudge: make(chan struct{}, 1)}
+	s.db, s.wdb = db, wdb
 	if err := s.markLost(); err != nil {
 		db.Close()
 		wdb.Close()
-		return nil, err
+		return err
 	}
 	if err := s.retain(time.Now()); err != nil {
 		s.log.Warn("store retention failed", "err", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	s.cancel = cancel
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		s.writer(ctx)
+		s.writer(s.ctx)
 	}()
-	return s, nil
+	return nil
 }
 
 // Path is the database file.
@@ -181,9 +223,22 @@ func (s *Store) Close() error {
 		s.mu.Unlock()
 		return nil
 	}
+	queued := s.enq > 0
 	s.closed = true
 	s.mu.Unlock()
+	if s.later != nil {
+		s.later.Stop()
+	}
+	if !queued {
+		// Nothing to commit: a database never opened stays closed.
+		s.opening.Do(func() { close(s.opened) })
+	}
+	s.opening.Do(s.openDB)
+	<-s.opened
 	s.cancel()
+	if s.db == nil || s.openErr != nil {
+		return nil
+	}
 	s.wg.Wait()
 	s.closeSegments("")
 	return errors.Join(s.wdb.Close(), s.db.Close())
@@ -245,6 +300,9 @@ func migrate(db *sql.DB) error {
 // NextID allocates a session id ("s<n>") unique across restarts and across
 // servers sharing the data directory.
 func (s *Store) NextID() (string, error) {
+	if err := s.ready(); err != nil {
+		return "", err
+	}
 	var n int64
 	if err := s.db.QueryRow(`UPDATE meta SET v = v + 1 WHERE k = 'seq' RETURNING v`).Scan(&n); err != nil {
 		return "", fmt.Errorf("store: next session id: %w", err)
@@ -254,6 +312,9 @@ func (s *Store) NextID() (string, error) {
 
 // Check runs SQLite's integrity check on the database.
 func (s *Store) Check() error {
+	if err := s.ready(); err != nil {
+		return err
+	}
 	var res string
 	if err := s.db.QueryRow(`PRAGMA integrity_check`).Scan(&res); err != nil {
 		return fmt.Errorf("store: integrity check: %w", err)

@@ -85,8 +85,12 @@ func (s *Store) enqueueOutput(l *Log, stream uint8, p []byte, off, line, nl int6
 		o.size = int64(len(o.data))
 		return
 	}
+	c := max(len(p), 4096)
+	if o := l.open; o != nil && len(o.data)+len(p) > maxChunk {
+		c = max(len(p), maxChunk) // the last chunk filled up: output streams, so no growing by copying
+	}
 	o := &op{kind: opRecord, rkind: kindOutput, log: l, sid: l.id, t: now, off: off, line: line, nl: nl,
-		stream: stream, size: n, data: append(make([]byte, 0, max(len(p), 4096)), p...)}
+		stream: stream, size: n, data: append(make([]byte, 0, c), p...)}
 	l.open = o
 	s.push(o)
 }
@@ -347,6 +351,9 @@ func (s *Store) beat() {
 // Sync waits until everything queued before the call is committed, or
 // until timeout passes; it reports whether it was.
 func (s *Store) Sync(timeout time.Duration) bool {
+	if err := s.ready(); err != nil {
+		return false
+	}
 	s.mu.Lock()
 	target := s.enq
 	if s.committed >= target || s.closed {

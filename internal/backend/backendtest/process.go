@@ -52,22 +52,24 @@ type Process struct {
 	closed  chan struct{} // closed by Close
 
 	mu          sync.Mutex
-	exit        backend.Exit     // guarded by mu; set before exited closes
-	exitOnce    bool             // guarded by mu
-	eofOnce     bool             // guarded by mu
-	closeOnce   bool             // guarded by mu
-	probe       inputwait.Probe  // guarded by mu; what Inspect returns
-	probed      chan struct{}    // guarded by mu; closed and replaced by each Inspect
-	probeErr    error            // guarded by mu
-	noisy       bool             // guarded by mu; Quiet reports false
-	stall       bool             // guarded by mu; writes block until their deadline
-	writeErr    error            // guarded by mu; what writes fail with
-	onWrite     func([]byte)     // guarded by mu; called with each write
-	input       []byte           // guarded by mu
-	stdinClosed bool             // guarded by mu
-	signals     []syscall.Signal // guarded by mu
-	terminated  []time.Duration  // guarded by mu; the grace of each Terminate
-	rows, cols  int              // guarded by mu
+	exit        backend.Exit                // guarded by mu; set before exited closes
+	exitOnce    bool                        // guarded by mu
+	eofOnce     bool                        // guarded by mu
+	closeOnce   bool                        // guarded by mu
+	probe       inputwait.Probe             // guarded by mu; what Inspect returns
+	probed      chan struct{}               // guarded by mu; closed and replaced by each Inspect
+	probeErr    error                       // guarded by mu
+	probeFunc   func(n int) inputwait.Probe // guarded by mu; when set, Inspect's verdict (n counts calls)
+	probes      int                         // guarded by mu; Inspect calls
+	noisy       bool                        // guarded by mu; Quiet reports false
+	stall       bool                        // guarded by mu; writes block until their deadline
+	writeErr    error                       // guarded by mu; what writes fail with
+	onWrite     func([]byte)                // guarded by mu; called with each write
+	input       []byte                      // guarded by mu
+	stdinClosed bool                        // guarded by mu
+	signals     []syscall.Signal            // guarded by mu
+	terminated  []time.Duration             // guarded by mu; the grace of each Terminate
+	rows, cols  int                         // guarded by mu
 
 	lmu       sync.Mutex
 	listening []ports.Socket // guarded by lmu; what Listening returns
@@ -104,6 +106,14 @@ func (p *Process) Output(s outlog.Stream, data string) {
 func (p *Process) SetProbe(pr inputwait.Probe, err error) {
 	p.mu.Lock()
 	p.probe, p.probeErr = pr, err
+	p.mu.Unlock()
+}
+
+// SetProbeFunc makes Inspect report f(n) from now on, n counting the
+// calls from 1: a program whose scheduling counters move at every look.
+func (p *Process) SetProbeFunc(f func(n int) inputwait.Probe) {
+	p.mu.Lock()
+	p.probeFunc, p.probes = f, 0
 	p.mu.Unlock()
 }
 
@@ -285,6 +295,10 @@ func (p *Process) Inspect() (inputwait.Probe, error) {
 	p.probed = make(chan struct{})
 	if p.exitOnce {
 		return inputwait.Probe{State: inputwait.Running}, nil
+	}
+	if p.probeFunc != nil {
+		p.probes++
+		return p.probeFunc(p.probes), nil
 	}
 	return p.probe, p.probeErr
 }

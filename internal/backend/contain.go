@@ -144,12 +144,12 @@ func (b *box) terminate(ctx context.Context, root int, grace time.Duration) erro
 	if pop, _ := g.Populated(); pop && grace > 0 && ctx.Err() == nil {
 		_ = g.Signal(syscall.SIGTERM)
 		_ = g.Signal(syscall.SIGCONT)
-		if proctree.IgnoresSIGTERM(root) {
-			_ = unix.Kill(root, unix.SIGHUP)
-			_ = unix.Kill(root, unix.SIGCONT)
-		}
 		gctx, cancel := context.WithTimeout(ctx, grace)
-		_ = g.WaitEmpty(gctx)
+		if proctree.IgnoresSIGTERM(root) && b.hangUp(root) {
+			b.waitHungUp(gctx, root)
+		} else {
+			_ = g.WaitEmpty(gctx)
+		}
 		cancel()
 	}
 	if err := b.kill(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ConnectOptions say which daemon a client wants.
@@ -38,6 +39,7 @@ func Connect(ctx context.Context, o ConnectOptions) (net.Conn, error) {
 	}
 	fp := Fingerprint(o.Settings)
 	var last error
+	leaving := time.Now().Add(clientsLeave)
 	for range attempts {
 		st, err := GetStatus(ctx, o.Socket)
 		if errors.Is(err, ErrNoDaemon) {
@@ -50,6 +52,13 @@ func Connect(ctx context.Context, o ConnectOptions) (net.Conn, error) {
 			return nil, err
 		}
 		replace, err := judge(st, o.Version, fp, o.Settings, warn)
+		if err != nil && st.Sessions == 0 && st.Clients > 0 && time.Now().Before(leaving) {
+			// Busy with clients only: an MCP client restarted with new
+			// settings is one whose old serve has just exited, and the
+			// daemon sees its connection end a moment later.
+			waitClientsGone(ctx, o.Socket, leaving)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -70,6 +79,28 @@ func Connect(ctx context.Context, o ConnectOptions) (net.Conn, error) {
 		return conn, err
 	}
 	return nil, fmt.Errorf("no daemon to connect to after %d attempts: %w", attempts, last)
+}
+
+// clientsLeave is how long Connect waits for the clients of a daemon with
+// other settings and no sessions to go before calling it busy.
+const clientsLeave = 2 * time.Second
+
+// waitClientsGone polls the daemon's status until it has no clients, is
+// gone, or until passes.
+func waitClientsGone(ctx context.Context, socket string, until time.Time) {
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for {
+		st, err := GetStatus(ctx, socket)
+		if err != nil || st.Clients == 0 || !time.Now().Before(until) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // judge decides whether to replace the daemon st describes (true), use it

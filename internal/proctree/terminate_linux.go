@@ -65,8 +65,11 @@ func Terminate(ctx context.Context, root int, marker string, grace time.Duration
 			// A stopped process (Ctrl+Z) holds SIGTERM pending until it
 			// runs: continue it, as a shell's kill does.
 			k.signal(procs, groups, unix.SIGCONT)
-			k.hangUp(procs, root)
-			k.wait(ctx, grace)
+			if k.hangUp(procs, root) {
+				k.waitHungUp(ctx, grace, procs, root)
+			} else {
+				k.wait(ctx, grace)
+			}
 		}
 	}
 

@@ -156,6 +156,11 @@ func removeCgroup(t *testing.T, dir string) {
 	}
 	_ = os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
 	waitCgroupEmpty(t, dir, 10*time.Second)
+	removeTree(t, dir)
+}
+
+// removeTree removes a test cgroup and the groups below it, deepest first.
+func removeTree(t *testing.T, dir string) {
 	var dirs []string
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {

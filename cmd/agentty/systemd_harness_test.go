@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -54,7 +53,7 @@ func startUserManager(t *testing.T, mgr, runtime string, uid, gid int) {
 		if err := os.Mkdir(v1, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { removeV1(t, v1) })
+		t.Cleanup(func() { removeTree(t, v1) })
 		_ = filepath.WalkDir(v1, func(p string, _ fs.DirEntry, err error) error {
 			if err == nil {
 				err = os.Lchown(p, uid, gid)
@@ -130,23 +129,6 @@ exec setpriv --reuid=` + fmt.Sprint(uid) + ` --regid=` + fmt.Sprint(gid) + ` --c
 	case err := <-exited:
 		exited <- err // for stop
 		t.Fatalf("systemd --user exited at start (%v): %s", err, out.String())
-	}
-}
-
-// removeV1 removes a v1 hierarchy's test group, deepest groups first.
-func removeV1(t *testing.T, dir string) {
-	var dirs []string
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			dirs = append(dirs, p)
-		}
-		return nil
-	})
-	slices.Reverse(dirs)
-	for _, d := range dirs {
-		if err := os.Remove(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("remove test cgroup %s: %v", d, err)
-		}
 	}
 }
 

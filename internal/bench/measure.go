@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -519,30 +518,9 @@ func dirSize(dir string) int64 {
 // directPTYIngest reads the pipeline's output from a PTY master in this
 // process: the kernel's PTY throughput, the floor for agentty's PTY mode.
 func directPTYIngest(size, want int64, limit time.Duration) (Ingest, error) {
-	cmd := exec.Command("sh", "-c", ingestPipeline(size))
-	t0 := time.Now()
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+	d, err := bareRun(ingestPipeline(size), want, limit)
 	if err != nil {
 		return Ingest{}, err
 	}
-	// pty.Start makes the shell a session leader, so its pid is the process
-	// group of the whole pipeline; killing it ends the read below.
-	watchdog := time.AfterFunc(limit, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
-	var cw benchCounter
-	_, err = io.Copy(&cw, f)
-	d := time.Since(t0)
-	watchdog.Stop()
-	werr := cmd.Wait()
-	f.Close()
-	// EIO is how a PTY master reports that every slave end was closed.
-	if err != nil && !errors.Is(err, syscall.EIO) {
-		return Ingest{}, err
-	}
-	if werr != nil {
-		return Ingest{}, werr
-	}
-	if cw.n != want {
-		return Ingest{}, fmt.Errorf("read %d bytes from the pty, want %d", cw.n, want)
-	}
-	return ingestRate("program alone, read through a pty", size, cw.n, d), nil
+	return ingestRate("program alone, read through a pty", size, want, d), nil
 }

@@ -58,7 +58,10 @@ func (rn *runner) seq(ctx context.Context, n int) (SeqRun, error) {
 }
 
 // bareRun runs command on a PTY read by this process until every slave
-// end closed, and checks the byte count.
+// end closed, and checks the byte count. pty.Start makes the shell a
+// session leader, so its pid is the process group of the whole pipeline;
+// the watchdog's kill ends the read. EIO is how a PTY master reports that
+// every slave end was closed.
 func bareRun(command string, want int64, limit time.Duration) (time.Duration, error) {
 	cmd := exec.Command("sh", "-c", command)
 	t0 := time.Now()

@@ -94,19 +94,7 @@ func (g *Group) Join(pid int) error {
 }
 
 // Procs lists the processes in the group.
-func (g *Group) Procs() ([]int, error) {
-	b, err := os.ReadFile(filepath.Join(g.dir, "cgroup.procs"))
-	if err != nil {
-		return nil, err
-	}
-	var out []int
-	for _, f := range strings.Fields(string(b)) {
-		if pid, err := strconv.Atoi(f); err == nil {
-			out = append(out, pid)
-		}
-	}
-	return out, nil
-}
+func (g *Group) Procs() ([]int, error) { return procsOf(g.dir) }
 
 // gone reports an error that says the group no longer exists: removed
 // (ENOENT), or being removed while its file was open (the kernel answers

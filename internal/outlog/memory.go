@@ -240,6 +240,12 @@ func (m *Memory) Read(from, fromLine int64, max int, streams Stream) Slice {
 				st, runEnd := b.streamAt(j)
 				if st&streams != 0 {
 					n := min(runEnd-j, max-len(s.Data))
+					if s.Data == nil {
+						// One allocation of the most the read can take: a
+						// screen feeder reads megabytes at a time, which
+						// growing by append would copy twice.
+						s.Data = make([]byte, 0, min(int64(max), m.end-b.off-int64(j)))
+					}
 					s.Data = append(s.Data, b.data[j:j+n]...)
 					j += n
 				} else {

@@ -131,6 +131,23 @@ func BenchmarkMemory_Append(b *testing.B) {
 	}
 }
 
+// BenchmarkMemory_Read is a screen feeder catching up on a flood: 4 MiB
+// reads of a log filled by 4 KiB PTY reads.
+func BenchmarkMemory_Read(b *testing.B) {
+	m := NewMemory(16 << 20)
+	chunk := bytes.Repeat([]byte("0123456789abcdef0123456789abcde\n"), 128)
+	for range (16 << 20) / len(chunk) {
+		m.Append(Stdout, chunk)
+	}
+	b.SetBytes(4 << 20)
+	b.ReportAllocs()
+	for b.Loop() {
+		if s := m.Read(0, 0, 4<<20, Stdout); len(s.Data) != 4<<20 {
+			b.Fatalf("read %d bytes", len(s.Data))
+		}
+	}
+}
+
 func TestMemory_LostLinesAtRetainedStart(t *testing.T) {
 	m := NewMemory(blockSize)
 	line := append(bytes.Repeat([]byte("y"), 99), '\n')

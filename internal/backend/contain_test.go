@@ -220,25 +220,33 @@ func waitExecd(t *testing.T, pid int) {
 	}
 }
 
+// startReady starts script in pipe mode in group <name><i> of parent
+// (why: no cgroup) and returns once it printed "ready".
+func startReady(t *testing.T, script string, parent *cgroup.Parent, why, name string, i int) Process {
+	t.Helper()
+	sp := spec(script)
+	sp.Marker = "AGENTTY_SESSION=contain" + name + "/" + strconv.Itoa(os.Getpid()) + "/" + strconv.Itoa(i)
+	sp.Env = append(sp.Env, sp.Marker)
+	sp.Contain = &Contain{Cgroups: parent, NoCgroup: why, Group: name + strconv.Itoa(i)}
+	ss := newSignalSink("ready\n")
+	p, err := StartPipe(sp, direct, ss.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-ss.seen
+	return p
+}
+
 // TestContain_TerminateWhileForking loops terminate against a shell that
 // keeps forking escaping children: cgroup.kill must leave nothing, every
 // time, and the group must be gone.
 func TestContain_TerminateWhileForking(t *testing.T) {
 	parent, why := testParent(t)
 	for i := range 50 {
-		sp := spec(`echo ready; while :; do (sleep 300 &); done`)
-		sp.Marker = "AGENTTY_SESSION=containloop/" + strconv.Itoa(os.Getpid()) + "/" + strconv.Itoa(i)
-		sp.Env = append(sp.Env, sp.Marker)
-		sp.Contain = &Contain{Cgroups: parent, NoCgroup: why, Group: "loop" + strconv.Itoa(i)}
-		ss := newSignalSink("ready\n")
-		p, err := StartPipe(sp, direct, ss.sink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		<-ss.seen
+		p := startReady(t, `echo ready; while :; do (sleep 300 &); done`, parent, why, "loop", i)
 		rep := p.Containment()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err = p.Terminate(ctx, 0)
+		err := p.Terminate(ctx, 0)
 		cancel()
 		if err != nil {
 			t.Fatalf("round %d: %v", i, err)
@@ -263,16 +271,7 @@ func TestContain_TerminateWhileForking(t *testing.T) {
 func TestContain_TerminateRacesExit(t *testing.T) {
 	parent, why := testParent(t)
 	for i := range 200 {
-		sp := spec(`echo ready; exec cat`)
-		sp.Marker = "AGENTTY_SESSION=containrace/" + strconv.Itoa(os.Getpid()) + "/" + strconv.Itoa(i)
-		sp.Env = append(sp.Env, sp.Marker)
-		sp.Contain = &Contain{Cgroups: parent, NoCgroup: why, Group: "race" + strconv.Itoa(i)}
-		ss := newSignalSink("ready\n")
-		p, err := StartPipe(sp, direct, ss.sink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		<-ss.seen
+		p := startReady(t, `echo ready; exec cat`, parent, why, "race", i)
 		rep := p.Containment()
 		terminated := make(chan error, 1)
 		go func() {

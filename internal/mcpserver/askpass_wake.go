@@ -17,7 +17,7 @@ var errAsked = errors.New("asked through agentty askpass")
 // program wait for input. A wait that ignores input (return_on without
 // input) is left alone. stop releases the watcher; call it after the wait.
 func (t *tools) askWake(ctx context.Context, id string, w session.WaitOptions) (context.Context, func()) {
-	if w.IgnoreInput {
+	if w.IgnoreInput || t.pages == nil { // no pages: askpass cannot ask
 		return ctx, func() {}
 	}
 	wctx, cancel := context.WithCancelCause(ctx)

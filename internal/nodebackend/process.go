@@ -31,8 +31,7 @@ type process struct {
 
 	frames atomic.Int64 // output frames received, for Quiet
 
-	sizeMu     sync.Mutex
-	rows, cols int // guarded by sizeMu
+	size *backend.WinSize // the size Resize last set
 
 	exitOnce  sync.Once
 	exit      backend.Exit  // set before exitC closes
@@ -44,7 +43,7 @@ type process struct {
 
 // start asks the node to run spec.
 func (c *conn) start(spec backend.RemoteSpec, sink backend.Sink) (backend.Process, error) {
-	p := &process{c: c, session: spec.SessionID, pty: spec.PTY, sink: sink, rows: spec.Rows, cols: spec.Cols,
+	p := &process{c: c, session: spec.SessionID, pty: spec.PTY, sink: sink, size: backend.NewWinSize(spec.Rows, spec.Cols),
 		exitC: make(chan struct{}), drained: make(chan struct{})}
 	// The process is registered before its output can arrive: the reply
 	// and the first output frame may come back to back.
@@ -144,9 +143,7 @@ func (p *process) Resize(rows, cols int) error {
 	if _, err := p.call(request{Op: opResize, Rows: rows, Cols: cols}, callTimeout); err != nil {
 		return err
 	}
-	p.sizeMu.Lock()
-	p.rows, p.cols = rows, cols
-	p.sizeMu.Unlock()
+	p.size.Set(rows, cols)
 	return nil
 }
 
@@ -154,9 +151,7 @@ func (p *process) Size() (int, int) {
 	if !p.pty {
 		return 0, 0
 	}
-	p.sizeMu.Lock()
-	defer p.sizeMu.Unlock()
-	return p.rows, p.cols
+	return p.size.Get()
 }
 
 func (p *process) Inspect() (inputwait.Probe, error) {

@@ -38,8 +38,7 @@ type process struct {
 	pty    bool
 	pid    int // remote root pid: leader of its own session and process group
 
-	sizeMu     sync.Mutex
-	rows, cols int // guarded by sizeMu
+	size *backend.WinSize // the size Resize last set
 
 	appended  atomic.Int64 // chunks appended so far
 	probeMark atomic.Int64 // appended when the last probe started
@@ -82,7 +81,7 @@ func startProcess(c *Conn, spec backend.RemoteSpec, sink backend.Sink) (backend.
 		return nil, fmt.Errorf("%w: open a channel on %s: %v%s", ErrConnect, c.target.Key(), err, hint)
 	}
 	p := &process{conn: c, sess: sess, id: spec.SessionID, marker: spec.Marker, pty: spec.PTY,
-		rows: spec.Rows, cols: spec.Cols, drained: make(chan struct{}), writes: make(chan writeReq), closed: make(chan struct{})}
+		size: backend.NewWinSize(spec.Rows, spec.Cols), drained: make(chan struct{}), writes: make(chan writeReq), closed: make(chan struct{})}
 	fail := func(err error) (backend.Process, error) {
 		sess.Close()
 		return nil, err
@@ -234,9 +233,7 @@ func (p *process) Resize(rows, cols int) error {
 	if err := p.sess.WindowChange(rows, cols); err != nil {
 		return fmt.Errorf("window-change on %s: %w", p.conn.target.Key(), err)
 	}
-	p.sizeMu.Lock()
-	p.rows, p.cols = rows, cols
-	p.sizeMu.Unlock()
+	p.size.Set(rows, cols)
 	return nil
 }
 
@@ -244,9 +241,7 @@ func (p *process) Size() (int, int) {
 	if !p.pty {
 		return 0, 0
 	}
-	p.sizeMu.Lock()
-	defer p.sizeMu.Unlock()
-	return p.rows, p.cols
+	return p.size.Get()
 }
 
 // Quiet confirms a probe's "awaiting input" over the network. The

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,6 +51,30 @@ func (s *server) containment(id string) sessionContainment {
 	return info.Containment
 }
 
+// waitEscaped waits until escapeArgv's four processes are the sh and its
+// three sleeps. Counting four is not enough: for a moment the double fork's
+// subshell is alive beside them before it exits.
+func waitEscaped(t *testing.T, tag string) []int {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
+		pids := taggedPIDs(tag)
+		sleeps := 0
+		for _, pid := range pids {
+			if cl, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); string(cl) == "sleep\x001000\x00" {
+				sleeps++
+			}
+		}
+		if len(pids) == 4 && sleeps == 3 {
+			return pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tag %s: want sh and three sleeps, have %s", tag, describe(pids))
+		}
+		time.Sleep(delay) // backoff of a bounded poll on /proc, not a wait for an event
+	}
+}
+
 // checkEscapesContained starts escapeArgv and checks that its four
 // processes are all members of the session's group below under, that
 // terminate ends them and that the group is removed.
@@ -59,7 +84,7 @@ func checkEscapesContained(t *testing.T, s *server, under, cwd string) {
 	var r readResult
 	s.call("start_process", map[string]any{"argv": escapeArgv, "mode": "pipe", "cwd": cwd,
 		"env": map[string]string{tagVar: tag}, "timeout_ms": 0}, &r)
-	pids := waitTagged(t, tag, 4, 30*time.Second)
+	pids := waitEscaped(t, tag)
 	c := s.containment(r.SessionID)
 	if c.Kind != "cgroup" || filepath.Dir(filepath.Dir(c.Cgroup)) != under {
 		t.Fatalf("containment %+v, want kind cgroup in a group below %s", c, under)

@@ -3,8 +3,8 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -15,85 +15,121 @@ import (
 // terminal's foreground process group (tpgid from /proc/ROOT/stat), for
 // pipes the root's group. The policy uses it to tell a shell reading
 // command lines from a program reading its own input.
+//
+// It runs on every send_input, so each /proc file is read once per call
+// (the root's stat gives both its group and the terminal's) and through
+// procReader's raw syscalls.
 func (s *Session) Foreground() (Foreground, error) {
 	if isDone(s.done) {
 		return Foreground{}, s.exitedErr()
 	}
+	r := procReaders.Get().(*procReader)
+	defer procReaders.Put(r)
 	root := s.PID()
 	f := Foreground{PGID: root, PID: root}
-	if s.Mode == record.ModePTY {
-		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", root))
-		if err != nil {
-			return Foreground{}, fmt.Errorf("foreground of %s: %w", s.ID, err)
-		}
-		// Fields after "(comm) ": state ppid pgrp session tty_nr tpgid ...
-		i := strings.LastIndexByte(string(data), ')')
-		fields := strings.Fields(string(data[i+1:]))
-		if len(fields) > 5 {
-			if pg, err := strconv.Atoi(fields[5]); err == nil && pg > 0 {
-				f.PGID, f.PID = pg, pg
-			}
-		}
+	r.setPath(root, -1, "stat")
+	data, err := r.read()
+	if err != nil && s.Mode == record.ModePTY {
+		return Foreground{}, fmt.Errorf("foreground of %s: %w", s.ID, err)
 	}
-	f.Comm, f.Args = comm(f.PID), cmdline(f.PID)
-	f.Cwd, _ = os.Readlink(fmt.Sprintf("/proc/%d/cwd", f.PID))
+	rootPGID, tpgid := statGroups(data)
+	if s.Mode == record.ModePTY && tpgid > 0 {
+		f.PGID, f.PID = tpgid, tpgid
+	}
 	// Children by parentage (/proc/PID/task/TID/children): a few small
 	// reads for a session's handful of processes, where scanning every
 	// process's environment for the session marker costs ~1 ms.
 	queue := []int{root}
+	var tids []int
+	leader := -1 // index of f.PID in f.Procs
 	for len(queue) > 0 && len(f.Procs) < maxForegroundProcs {
 		pid := queue[0]
 		queue = queue[1:]
-		f.Procs = append(f.Procs, ProcArgs{PID: pid, PGID: pgid(pid), Args: cmdline(pid)})
-		queue = append(queue, children(pid)...)
+		p := ProcArgs{PID: pid, PGID: rootPGID}
+		if pid != root {
+			p.PGID = r.pgid(pid)
+		}
+		p.Args = r.cmdline(pid)
+		if pid == f.PID {
+			leader = len(f.Procs)
+		}
+		f.Procs = append(f.Procs, p)
+		queue, tids = r.children(pid, queue, tids[:0])
 	}
+	f.Comm = r.comm(f.PID)
+	if leader >= 0 {
+		f.Args = f.Procs[leader].Args
+	} else {
+		f.Args = r.cmdline(f.PID)
+	}
+	r.setPath(f.PID, -1, "cwd")
+	f.Cwd, _ = r.readlink()
 	return f, nil
 }
 
 // maxForegroundProcs bounds the walk of a session's process tree.
 const maxForegroundProcs = 4096
 
-func children(pid int) []int {
-	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
-	var out []int
-	for _, t := range tasks {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, t.Name()))
+// statGroups returns pgrp and tpgid from a /proc/PID/stat; 0 where
+// unreadable.
+func statGroups(data []byte) (pgrp, tpgid int) {
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0, 0
+	}
+	// Fields after "(comm) ": state ppid pgrp session tty_nr tpgid ...
+	fields := strings.Fields(string(data[i+1:]))
+	if len(fields) > 2 {
+		pgrp, _ = strconv.Atoi(fields[2])
+	}
+	if len(fields) > 5 {
+		tpgid, _ = strconv.Atoi(fields[5])
+	}
+	return pgrp, tpgid
+}
+
+// children appends pid's children, from every thread's children file, to
+// queue; tids is scratch.
+func (r *procReader) children(pid int, queue, tids []int) ([]int, []int) {
+	r.setPath(pid, -1, "task")
+	tids = r.tids(tids)
+	for _, t := range tids {
+		r.setPath(pid, t, "children")
+		b, err := r.read()
 		if err != nil {
 			continue
 		}
-		for _, f := range strings.Fields(string(b)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				out = append(out, c)
+		for _, f := range bytes.Fields(b) {
+			if c, err := strconv.Atoi(string(f)); err == nil {
+				queue = append(queue, c)
 			}
 		}
 	}
-	return out
+	return queue, tids
 }
 
-func pgid(pid int) int {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+func (r *procReader) pgid(pid int) int {
+	r.setPath(pid, -1, "stat")
+	data, err := r.read()
 	if err != nil {
 		return 0
 	}
-	i := strings.LastIndexByte(string(data), ')')
-	fields := strings.Fields(string(data[i+1:]))
-	if len(fields) < 3 {
-		return 0
-	}
-	g, _ := strconv.Atoi(fields[2])
+	g, _ := statGroups(data)
 	return g
 }
 
-func cmdline(pid int) []string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+func (r *procReader) cmdline(pid int) []string {
+	r.setPath(pid, -1, "cmdline")
+	b, err := r.read()
 	if err != nil || len(b) == 0 {
 		return nil
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 }
 
-func comm(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+func (r *procReader) comm(pid int) string {
+	r.setPath(pid, -1, "comm")
+	b, err := r.read()
 	if err != nil {
 		return ""
 	}

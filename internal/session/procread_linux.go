@@ -1,0 +1,145 @@
+//go:build linux
+
+package session
+
+import (
+	"strconv"
+	"sync"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// procReader reads small /proc files with raw open/read/close into a
+// reused buffer. os.ReadFile costs about ten syscalls per file (the runtime
+// poller tries, and fails, to register each /proc file; fcntl; fstat) and
+// allocates; the policy's look at a session runs on every send_input, where
+// those syscalls were a measurable part of the round trip.
+type procReader struct {
+	path  []byte // NUL-terminated path being opened
+	buf   []byte // file contents, valid until the next read
+	dents []byte // getdents64 scratch
+}
+
+var procReaders = sync.Pool{New: func() any {
+	return &procReader{path: make([]byte, 0, 64), buf: make([]byte, 4096), dents: make([]byte, 4096)}
+}}
+
+// maxProcFile bounds one read: a command line can be as long as ARG_MAX
+// allows, and nothing the session looks at is bigger.
+const maxProcFile = 4 << 20
+
+// setPath builds "/proc/PID[/task/TID]/LEAF" NUL-terminated; tid < 0 leaves
+// out the task part.
+func (r *procReader) setPath(pid, tid int, leaf string) {
+	b := append(r.path[:0], "/proc/"...)
+	b = strconv.AppendInt(b, int64(pid), 10)
+	if tid >= 0 {
+		b = append(b, "/task/"...)
+		b = strconv.AppendInt(b, int64(tid), 10)
+	}
+	b = append(b, '/')
+	b = append(b, leaf...)
+	r.path = append(b, 0)
+}
+
+// atFDCWD is a variable so its negative value converts to uintptr.
+var atFDCWD = unix.AT_FDCWD
+
+func (r *procReader) open(flags int) (int, error) {
+	for {
+		fd, _, e := unix.Syscall6(unix.SYS_OPENAT, uintptr(atFDCWD),
+			uintptr(unsafe.Pointer(&r.path[0])), uintptr(flags|unix.O_RDONLY|unix.O_CLOEXEC), 0, 0, 0)
+		if e == unix.EINTR {
+			continue
+		}
+		if e != 0 {
+			return -1, e
+		}
+		return int(fd), nil
+	}
+}
+
+// read returns the whole file at the current path; the slice is valid
+// until the next read.
+func (r *procReader) read() ([]byte, error) {
+	fd, err := r.open(0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	n := 0
+	for {
+		if n == len(r.buf) {
+			if len(r.buf) >= maxProcFile {
+				break
+			}
+			nb := make([]byte, 2*len(r.buf))
+			copy(nb, r.buf[:n])
+			r.buf = nb
+		}
+		m, err := unix.Read(fd, r.buf[n:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if m == 0 {
+			break
+		}
+		n += m
+	}
+	return r.buf[:n], nil
+}
+
+// readlink returns the target of the link at the current path.
+func (r *procReader) readlink() (string, error) {
+	for {
+		n, err := unix.Readlink(unsafe.String(&r.path[0], len(r.path)-1), r.buf)
+		if err != nil {
+			return "", err
+		}
+		if n < len(r.buf) || len(r.buf) >= maxProcFile {
+			return string(r.buf[:n]), nil
+		}
+		r.buf = make([]byte, 2*len(r.buf))
+	}
+}
+
+// tids appends the numeric entries of the directory at the current path
+// (the threads of /proc/PID/task) to out.
+func (r *procReader) tids(out []int) []int {
+	fd, err := r.open(unix.O_DIRECTORY)
+	if err != nil {
+		return out
+	}
+	defer unix.Close(fd)
+	for {
+		n, err := unix.Getdents(fd, r.dents)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			return out
+		}
+		// struct linux_dirent64 { u64 ino; s64 off; u16 reclen; u8 type; char name[]; }
+		for off := 0; off+19 < n; {
+			reclen := int(*(*uint16)(unsafe.Pointer(&r.dents[off+16])))
+			if reclen == 0 || off+reclen > n {
+				break
+			}
+			name := r.dents[off+19 : off+reclen]
+			for i, c := range name {
+				if c == 0 {
+					name = name[:i]
+					break
+				}
+			}
+			if v, err := strconv.Atoi(string(name)); err == nil && v > 0 {
+				out = append(out, v)
+			}
+			off += reclen
+		}
+	}
+}

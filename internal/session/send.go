@@ -174,6 +174,9 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 // noteDelivered records, for the input gate armed at gateAt, which threads
 // wait on the input now that the write has returned (inputGate.after).
 func (s *Session) noteDelivered(gateAt time.Time) {
+	if s.flushInput(gateAt) {
+		return // the gate opens on the first probe that sees the reader asleep
+	}
 	p, err := s.proc.Inspect()
 	if err != nil || p.State == inputwait.Running {
 		return

@@ -121,13 +121,17 @@ type inputGate struct {
 	confirming bool              // the program ran since the write and blocks again
 	confirmFP  uint64            // fingerprint when that was first seen
 	confirmAt  time.Time         // when that was first seen
+	// flushedAt: when the terminal had taken in all of the input
+	// (inputFlusher, after the write returned); zero if not known.
+	flushedAt time.Time
 }
 
 // gateConfirm is how long a blocked-on-input verdict after input must hold
 // with the program not running at all.
 const gateConfirm = 500 * time.Microsecond
 
-// awaiting probes the kernel and applies the input gate.
+// awaiting probes the kernel and applies the input gate; now is taken
+// before the probe.
 func (s *Session) awaiting(now time.Time) (inputwait.Probe, bool) {
 	p, err := s.proc.Inspect()
 	if err != nil || p.State == inputwait.Running {
@@ -135,6 +139,10 @@ func (s *Session) awaiting(now time.Time) (inputwait.Probe, bool) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.gate.active && flushedBefore(s.gate, now, p) {
+		s.gate = inputGate{}
+		return p, true
+	}
 	if s.gate.active {
 		grace := max(gateGrace, s.proc.InputWaits().Grace)
 		if p.Fingerprint == s.gate.fp && now.Sub(s.gate.at) < grace {

@@ -30,6 +30,9 @@ type Options struct {
 	// Termios, when set, is the terminal's modes; nil makes Termios fail
 	// (ErrNotPTY for a pipe, ErrNoTermios for a PTY).
 	Termios *unix.Termios
+	// Flush is what FlushInput does (a local terminal taking in all input
+	// written); nil makes FlushInput fail, as for a process that cannot.
+	Flush func() error
 }
 
 // firstPID is above Linux's largest pid (PID_MAX_LIMIT, 2^22), so a

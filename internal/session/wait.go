@@ -232,6 +232,12 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	timer := time.NewTimer(o.Timeout)
 	defer timer.Stop()
 	streak := 0 // consecutive looks that found new output
+	// tail: the last probe found the program waiting for input while Quiet
+	// took output still in the terminal; that output is its last before
+	// the wait, so the next look probes at once instead of pausing after
+	// the output. Only one look in a row: output that keeps coming while
+	// the program waits (a background writer) is paced as usual.
+	tail, tailed := false, false
 	for {
 		changed := s.log.Changed()
 		st = s.log.Stats()
@@ -249,6 +255,9 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			probeAt = now.Add(probeDelay)
 		} else {
 			streak = 0
+		}
+		if tail {
+			probeAt, tail, tailed = now, false, true
 		}
 		exited := isDone(s.done)
 		if m != nil {
@@ -275,7 +284,8 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 				if p.Fingerprint != idleFP {
 					idleFP, idleSince = p.Fingerprint, now
 				}
-				if ok && !o.IgnoreInput && s.proc.Quiet() && !s.answersPending() {
+				quiet := ok && !o.IgnoreInput && s.proc.Quiet()
+				if quiet && !s.answersPending() {
 					// Quiet may have appended the output that matches.
 					if m != nil {
 						if txt, ok := m.feed(s, false); ok {
@@ -291,6 +301,11 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 				}
 				probeAt = now.Add(probeDelay)
 				probeDelay = min(probeDelay*2, maxProbe)
+				if ok && !o.IgnoreInput && !quiet && !tailed {
+					tail = true
+					continue
+				}
+				tailed = false
 			}
 			next = earliest(next, probeAt)
 		}

@@ -47,14 +47,18 @@ func (g *Gate) Input(ctx context.Context, c Caller, s *session.Session, in Input
 	if g.policy == nil || len(in.Text) > g.maxInput {
 		return nil // Send refuses input over the limit, naming the limit
 	}
-	state, _ := s.State()
-	v := inputView{state: state, remote: s.Host() != "", pipe: s.Mode == record.ModePipe}
+	v := inputView{remote: s.Host() != "", pipe: s.Mode == record.ModePipe}
 	if !v.remote {
 		// The walk over the session's processes costs a look at /proc;
 		// a remote tree is not visible here.
 		if v.fg, v.fgErr = s.Foreground(); v.fgErr != nil {
 			v.exited = s.Status() != nil
 		}
+	}
+	if v.remote || runsShell(v) {
+		// Only a shell makes the state matter (judgeInput), and asking
+		// the kernel costs a probe of the session's processes.
+		v.state, _ = s.State()
 	}
 	j := judgeInput(v, in, g.policy.Enabled())
 	switch {
@@ -66,9 +70,23 @@ func (g *Gate) Input(ctx context.Context, c Caller, s *session.Session, in Input
 	return nil
 }
 
+// runsShell reports whether the local session v describes runs an
+// interactive shell: judgeInput looks at the session's state only then.
+func runsShell(v inputView) bool {
+	if v.fgErr != nil {
+		return false
+	}
+	for _, p := range v.fg.Procs {
+		if policy.IsInteractiveShell(p.Args) {
+			return true
+		}
+	}
+	return false
+}
+
 // inputView is what deciding about typed input looks at in a session.
 type inputView struct {
-	state  record.State // session state: running, awaiting_input, awaiting_password
+	state  record.State // session state: running, awaiting_input, awaiting_password (read only with a shell in the session, or remote)
 	remote bool         // the session runs on another host
 	pipe   bool         // pipe mode: every process shares the one stdin
 	fg     session.Foreground

@@ -31,14 +31,18 @@ type texter interface{ Text() string }
 // JSON for programs. The full schemas, results included, are in
 // docs/tools.md (see docTools).
 func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
-	full, _ := tool.InputSchema.(*jsonschema.Schema)
-	if full == nil {
-		full = inputSchema[In]()
-	}
+	// Inferred when first needed (a call, the docs), not at start: building
+	// and marshalling 24 schemas was a sixth of a cold start.
+	full := sync.OnceValue(func() *jsonschema.Schema {
+		if s, _ := tool.InputSchema.(*jsonschema.Schema); s != nil {
+			return s
+		}
+		return inputSchema[In]()
+	})
 	// Resolved on the first call, not at start (TestToolSchemas_Resolve
 	// resolves every tool's, so a broken schema still fails the tests).
 	resolve := sync.OnceValue(func() *jsonschema.Resolved {
-		r, err := full.Resolve(nil)
+		r, err := full().Resolve(nil)
 		if err != nil {
 			panic(fmt.Sprintf("input schema of %s: %v", tool.Name, err)) // a programming error
 		}
@@ -48,12 +52,14 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 	if tool.OutputSchema != nil {
 		out = func() any { return tool.OutputSchema }
 	}
-	docTools.record(tool, full, out)
+	wireOf := func() []byte { return marshalWire(tool.Name, full()) }
+	docTools.record(tool, full, out, wireOf)
 	wire := *tool
-	// Marshalled once: the SDK and every tools/list reply copy the bytes.
-	in, err := json.Marshal(wireInput(tool.Name, full))
-	if err != nil {
-		panic(fmt.Sprintf("input schema of %s: %v", tool.Name, err))
+	// Marshalled once (the SDK and every tools/list reply copy the bytes),
+	// and at build time for the tools agentty has (wire_schemas.json).
+	in, ok := builtWire[tool.Name]
+	if !ok {
+		in = wireOf()
 	}
 	wire.InputSchema = json.RawMessage(in)
 	wire.OutputSchema = objectSchema // json.RawMessage, {"type":"object"}

@@ -51,15 +51,17 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 	out := outputSchema[Out]()
 	if tool.OutputSchema != nil {
 		out = func() any { return tool.OutputSchema }
+	} else if o, ok := ownOutputSchemas[tool.Name]; ok {
+		out = o
 	}
 	wireOf := func() []byte { return marshalWire(tool.Name, full()) }
 	docTools.record(tool, full, out, wireOf)
 	wire := *tool
 	// Marshalled once (the SDK and every tools/list reply copy the bytes),
-	// and at build time for the tools agentty has (wire_schemas.json).
+	// and at build time for the tools agentty has (wire_schemas_gen.go).
 	in, ok := builtWire[tool.Name]
 	if !ok {
-		in = wireOf()
+		in = string(wireOf())
 	}
 	wire.InputSchema = json.RawMessage(in)
 	wire.OutputSchema = objectSchema // json.RawMessage, {"type":"object"}
@@ -91,6 +93,12 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 		}
 		return result(o)
 	})
+}
+
+// ownOutputSchemas are the documented output schemas that are not what
+// the SDK would infer from the result's type, built when the docs are.
+var ownOutputSchemas = map[string]func() any{
+	"read_screen": func() any { return screenOutputSchema() },
 }
 
 // objectSchema is the output schema every tool lists: its result is a JSON

@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agentty/agentty/internal/session"
@@ -45,6 +46,11 @@ func TestWireSchemas_UpToDate(t *testing.T) {
 	}
 	if !bytes.Equal(src, have) {
 		t.Fatalf("%s is not what the tools' types give (run go generate ./internal/mcpserver); want:\n%s", wireSchemasPath, src)
+	}
+	for name, w := range builtWire {
+		if strings.Contains(w, "x-mcp-header") {
+			t.Errorf("%s: a built schema skips AddTool's checks and must carry no x-mcp-header annotation", name)
+		}
 	}
 	if len(builtWire) != len(names) {
 		t.Fatalf("%d built schemas for %d tools", len(builtWire), len(names))

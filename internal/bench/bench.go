@@ -100,7 +100,8 @@ type Memory struct {
 	IdleKiB       int64   `json:"rss_idle_kib"`
 	IdleAnonKiB   int64   `json:"rss_anon_idle_kib"` // RssAnon: what this server alone holds
 	LoadedKiB     int64   `json:"rss_with_sessions_kib"`
-	PerSessionKiB float64 `json:"per_session_kib"`
+	DoubleKiB     int64   `json:"rss_with_twice_the_sessions_kib"`
+	PerSessionKiB float64 `json:"per_session_kib"` // (DoubleKiB − LoadedKiB) / Sessions
 	// After the sessions were deleted: RSS once within 20 % of IdleKiB
 	// (or after a minute), and how long that took.
 	AfterDeleteKiB int64   `json:"rss_after_delete_kib"`
@@ -223,7 +224,8 @@ func (r *Results) Print(w io.Writer) {
 	fmt.Fprintln(tw, "Server memory (VmRSS)\tKiB\t")
 	fmt.Fprintf(tw, "idle, 1.5 s after initialize\t%d\t\n", r.Memory.IdleKiB)
 	fmt.Fprintf(tw, "with %d idle cat sessions (pty)\t%d\t\n", r.Memory.Sessions, r.Memory.LoadedKiB)
-	fmt.Fprintf(tw, "per session\t%.1f\t\n", r.Memory.PerSessionKiB)
+	fmt.Fprintf(tw, "with %d\t%d\t\n", 2*r.Memory.Sessions, r.Memory.DoubleKiB)
+	fmt.Fprintf(tw, "per session (the second %d)\t%.1f\t\n", r.Memory.Sessions, r.Memory.PerSessionKiB)
 	tw.Flush()
 	fmt.Fprintf(w, "(idle: %d KiB anonymous (RssAnon: heap, stacks: this server's own), the rest the binary's file pages, shared)\n", r.Memory.IdleAnonKiB)
 	fmt.Fprintln(w)

@@ -2,7 +2,6 @@ package gitparse
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -14,7 +13,7 @@ type Commit struct {
 	Subject string
 }
 
-var decorated = regexp.MustCompile(`^\(([^)]*)\) (.*)$`)
+var decorated = lazyRE(`^\(([^)]*)\) (.*)$`)
 
 func parseLog(args []string, out string) (Parsed, bool) {
 	if !has(args, "--oneline") {
@@ -39,7 +38,7 @@ func parseLog(args []string, out string) (Parsed, bool) {
 			return Parsed{}, false
 		}
 		c := Commit{Hash: h, Subject: rest}
-		if m := decorated.FindStringSubmatch(rest); m != nil {
+		if m := decorated().FindStringSubmatch(rest); m != nil {
 			c.Refs, c.Subject = m[1], m[2]
 		}
 		commits = append(commits, c)
@@ -66,7 +65,7 @@ type BranchEntry struct {
 	Subject  string
 }
 
-var vvLine = regexp.MustCompile(`^(\S+)\s+([0-9a-f]{4,64})\s(?:\[([^\]]*)\] )?(.*)$`)
+var vvLine = lazyRE(`^(\S+)\s+([0-9a-f]{4,64})\s(?:\[([^\]]*)\] )?(.*)$`)
 
 func parseBranch(args []string, out string) (Parsed, bool) {
 	if has(args, "--show-current") {
@@ -90,7 +89,7 @@ func parseBranch(args []string, out string) (Parsed, bool) {
 		e := BranchEntry{Current: l[0] == '*', Worktree: l[0] == '+'}
 		rest := l[2:]
 		if verbose {
-			m := vvLine.FindStringSubmatch(rest)
+			m := vvLine().FindStringSubmatch(rest)
 			if m == nil {
 				// "(HEAD detached at abc) abc subject" and symbolic refs
 				// have no regular shape; keep the name only.
@@ -149,8 +148,8 @@ type NameStatus struct {
 }
 
 var (
-	shortstatRE = regexp.MustCompile(`(\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?`)
-	statLine    = regexp.MustCompile(`^ (.*?)\s+\|\s+(?:(\d+)(?: [+-]*)?|Bin .*)$`)
+	shortstatRE = lazyRE(`(\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?`)
+	statLine    = lazyRE(`^ (.*?)\s+\|\s+(?:(\d+)(?: [+-]*)?|Bin .*)$`)
 )
 
 var diffFlags = []string{"--cached", "--staged", "--no-color", "-M", "-C", "--no-renames", "--name-only", "--name-status", "--stat", "--shortstat"}
@@ -188,7 +187,7 @@ func parseDiff(args []string, out string) (Parsed, bool) {
 	case has(args, "--stat"):
 		d := DiffStat{Files: []StatFile{}}
 		for _, l := range lines(out) {
-			if m := statLine.FindStringSubmatch(l); m != nil {
+			if m := statLine().FindStringSubmatch(l); m != nil {
 				f := StatFile{Path: strings.TrimSpace(m[1])}
 				if m[2] == "" {
 					f.Binary = true
@@ -205,7 +204,7 @@ func parseDiff(args []string, out string) (Parsed, bool) {
 }
 
 func fillTotals(d *DiffStat, out string) {
-	if m := shortstatRE.FindStringSubmatch(out); m != nil {
+	if m := shortstatRE().FindStringSubmatch(out); m != nil {
 		d.FilesChanged, _ = strconv.Atoi(m[1])
 		d.Insertions, _ = strconv.Atoi(m[2])
 		d.Deletions, _ = strconv.Atoi(m[3])

@@ -2,7 +2,6 @@ package gitparse
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -39,7 +38,7 @@ type Status struct {
 
 var statusWords = map[byte]string{'A': "added", 'M': "modified", 'D': "deleted", 'R': "renamed", 'C': "copied", 'T': "type_changed", 'U': "unmerged"}
 
-var aheadBehind = regexp.MustCompile(`(ahead|behind) (\d+)`)
+var aheadBehind = lazyRE(`(ahead|behind) (\d+)`)
 
 func parseStatus(args []string, out string) (Parsed, bool) {
 	short := has(args, "--short", "-s", "--porcelain", "--porcelain=v1", "-sb", "-bs")
@@ -124,7 +123,7 @@ func parseBranchLine(s string) *Branch {
 		b.Head, b.Upstream = h, up
 	}
 	b.Gone = strings.HasPrefix(info, "gone")
-	for _, m := range aheadBehind.FindAllStringSubmatch(info, -1) {
+	for _, m := range aheadBehind().FindAllStringSubmatch(info, -1) {
 		n, _ := strconv.Atoi(m[2])
 		if m[1] == "ahead" {
 			b.Ahead = n

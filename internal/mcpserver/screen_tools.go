@@ -24,8 +24,7 @@ var screenWaits = waitDefaults{timeout: 5 * time.Second, settle: 300 * time.Mill
 // registerScreen adds the tools that read the rendered terminal.
 func (t *tools) registerScreen(srv *mcp.Server) {
 	add(srv, t.log, &mcp.Tool{Name: "read_screen", Description: "Return a PTY session's screen as a person sees it: use it when tui=true or output is redraw noise. Waits like read_output (defaults 5000/300 ms), until matching the screen.",
-		OutputSchema: screenOutputSchema(),
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.readScreen)
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.readScreen)
 }
 
 func (t *tools) readScreen(ctx context.Context, _ *mcp.CallToolRequest, in ScreenInput) (ScreenResult, error) {

@@ -31,14 +31,18 @@ type texter interface{ Text() string }
 // JSON for programs. The full schemas, results included, are in
 // docs/tools.md (see docTools).
 func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
-	full, _ := tool.InputSchema.(*jsonschema.Schema)
-	if full == nil {
-		full = inputSchema[In]()
-	}
+	// Inferred when first needed (a call, the docs), not at start: building
+	// and marshalling 24 schemas was a sixth of a cold start.
+	full := sync.OnceValue(func() *jsonschema.Schema {
+		if s, _ := tool.InputSchema.(*jsonschema.Schema); s != nil {
+			return s
+		}
+		return inputSchema[In]()
+	})
 	// Resolved on the first call, not at start (TestToolSchemas_Resolve
 	// resolves every tool's, so a broken schema still fails the tests).
 	resolve := sync.OnceValue(func() *jsonschema.Resolved {
-		r, err := full.Resolve(nil)
+		r, err := full().Resolve(nil)
 		if err != nil {
 			panic(fmt.Sprintf("input schema of %s: %v", tool.Name, err)) // a programming error
 		}
@@ -47,16 +51,29 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 	out := outputSchema[Out]()
 	if tool.OutputSchema != nil {
 		out = func() any { return tool.OutputSchema }
+	} else if o, ok := ownOutputSchemas[tool.Name]; ok {
+		out = o
 	}
-	docTools.record(tool, full, out)
+	wireOf := func() []byte { return marshalWire(tool.Name, full()) }
+	docTools.record(tool, full, out, wireOf)
 	wire := *tool
-	// Marshalled once: the SDK and every tools/list reply copy the bytes.
-	in, err := json.Marshal(wireInput(tool.Name, full))
-	if err != nil {
-		panic(fmt.Sprintf("input schema of %s: %v", tool.Name, err))
+	// Marshalled once (the SDK and every tools/list reply copy the bytes),
+	// and at build time for the tools agentty has (wire_schemas_gen.go).
+	in, built := builtWire[tool.Name]
+	if !built {
+		in = string(wireOf())
 	}
+	// See listBuilt: AddTool checks a *jsonschema.Schema's type without
+	// decoding it; the listed schemas are set once it returns.
 	wire.InputSchema = json.RawMessage(in)
-	wire.OutputSchema = objectSchema // json.RawMessage, {"type":"object"}
+	if built {
+		wire.InputSchema = &jsonschema.Schema{Type: "object"}
+	}
+	wire.OutputSchema = &jsonschema.Schema{Type: "object"}
+	defer func() {
+		wire.InputSchema = json.RawMessage(in)
+		wire.OutputSchema = objectSchema // json.RawMessage, {"type":"object"}
+	}()
 	srv.AddTool(&wire, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		in, verr := decodeArgs[In](req.Params.Arguments, resolve())
 		if verr != nil {
@@ -85,6 +102,24 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 		}
 		return result(o)
 	})
+}
+
+// listBuilt: AddTool checks a JSON schema by marshalling and decoding it
+// (its type must be "object"), decodes the output schema likewise, and
+// decodes the input schema once more for x-mcp-header annotations; the
+// SDK's decoder allocates tens of KiB per call, so the 24 tools cost about
+// 2.6 MB and 1.3 ms at every start, more in page faults. A built schema was
+// checked when it was built (TestWireSchemas_UpToDate also refuses header
+// annotations, TestToolsList_Golden holds what is listed), so AddTool is
+// given a bare *jsonschema.Schema of type object, which it checks without
+// decoding, and add sets the listed schemas on the Tool the server keeps
+// once AddTool returns, before any client is served. A schema that is not
+// built goes through AddTool's checks.
+
+// ownOutputSchemas are the documented output schemas that are not what
+// the SDK would infer from the result's type, built when the docs are.
+var ownOutputSchemas = map[string]func() any{
+	"read_screen": func() any { return screenOutputSchema() },
 }
 
 // objectSchema is the output schema every tool lists: its result is a JSON

@@ -20,14 +20,15 @@ type toolDocs struct {
 }
 
 type docTool struct {
-	in  *jsonschema.Schema
-	out func() any // the output schema, inferred when the docs are rendered
+	in   func() *jsonschema.Schema // the full input schema, inferred once on first use
+	out  func() any                // the output schema, inferred when the docs are rendered
+	wire func() []byte             // the listed input schema, marshalled now (not the built one)
 }
 
-func (d *toolDocs) record(tool *mcp.Tool, in *jsonschema.Schema, out func() any) {
+func (d *toolDocs) record(tool *mcp.Tool, in func() *jsonschema.Schema, out func() any, wire func() []byte) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.m[tool.Name] = docTool{in: in, out: out}
+	d.m[tool.Name] = docTool{in: in, out: out, wire: wire}
 }
 
 func (d *toolDocs) get(name string) (docTool, bool) {

@@ -74,7 +74,7 @@ func TestToolSchemas_Resolve(t *testing.T) {
 	}
 	for _, name := range names {
 		d, _ := docTools.get(name)
-		if _, err := d.in.Resolve(nil); err != nil {
+		if _, err := d.in().Resolve(nil); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

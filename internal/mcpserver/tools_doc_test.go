@@ -4,6 +4,7 @@ package mcpserver
 // writes what tools/list returns to testdata/tools.json, and
 // TestToolsDoc_UpToDate renders that file as markdown. Both with -update:
 //
+//go:generate go test -count=1 -run ^TestWireSchemas_UpToDate$ -update .
 //go:generate go test -count=1 -run ^TestToolsList_Golden$ -update .
 //go:generate go test -count=1 -run ^TestToolsDoc_UpToDate$ -update .
 
@@ -122,7 +123,7 @@ func withFullSchemas(t *testing.T, golden []byte) ([]byte, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: no full schemas recorded", tool.Name)
 		}
-		in, err := json.Marshal(full.in)
+		in, err := json.Marshal(full.in())
 		if err != nil {
 			return nil, err
 		}

@@ -65,6 +65,7 @@ type Server struct {
 	pages     *secret.Pages    // one-time pages where the person types secrets
 	askpass   *askpass.Server  // nil: no SUDO_ASKPASS
 	console   *console.Handler // the person's API front ends mount under /v1/
+	restoreGC func()           // ends holdGCForStart; called once, by returnMemory
 
 	// stop ends every Serve; Close calls it first.
 	done context.Context
@@ -97,6 +98,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	restoreGC := holdGCForStart()
 	// Orphans of our sessions are reparented to us, stay findable, and are reaped here.
 	if err := proctree.SetSubreaper(); err != nil {
 		log.Warn("cannot become child subreaper; orphans go to init", "err", err)
@@ -109,6 +111,7 @@ func New(cfg Config) (*Server, error) {
 	pool := hosts{ssh: sshbackend.NewPool(&sshOpts), nodes: nodebackend.NewPool(&nodebackend.Options{Version: cfg.Version, Binary: cfg.NodeBinary, Logger: log})}
 	st, err := openStore(cfg.Store, log)
 	if err != nil {
+		restoreGC()
 		pool.Close()
 		_ = aud.Close()
 		return nil, storeError{err}
@@ -122,7 +125,7 @@ func New(cfg Config) (*Server, error) {
 	mgr := session.NewManager(sc)
 	mgrOf.Store(mgr)
 	s := &Server{log: log, version: cfg.Version, mgr: mgr, pool: pool, store: st, audit: aud,
-		pages: secret.New(secret.Options{Logger: log}), askpass: ap}
+		pages: secret.New(secret.Options{Logger: log}), askpass: ap, restoreGC: restoreGC}
 	started(log, &cfg, pol, aud)
 	s.startKeepers(cfg.Guard)
 	s.done, s.stop = context.WithCancel(context.Background())

@@ -253,6 +253,14 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 				probeDelay = max(probeDelay, streamProbe)
 			}
 			probeAt = now.Add(probeDelay)
+			if streak == 1 && o.Input != nil {
+				// The first output after a quiet look, in a wait after
+				// input: a reply (a REPL's value and prompt) is usually
+				// all there is, so look at once; had the pause come first,
+				// it would have added itself to every round trip. A
+				// stream's next chunks are paced as before.
+				probeAt = now
+			}
 		} else {
 			streak = 0
 		}

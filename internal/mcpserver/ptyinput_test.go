@@ -182,9 +182,12 @@ print("read", got, "next", nxt, flush=True)`
 			t.Fatal(err)
 		}
 		// A line the stall cut short is finished by END's line end; the
-		// program has read its start already, so END comes next.
+		// program has read its start already, so END comes next. The
+		// pattern waits for the closing quote: the kernel may pass the
+		// program's one write on in two pieces while the echo of 10 MB
+		// fills the terminal's output.
 		var s SendResult
-		c.call("send_input", map[string]any{"session_id": r.SessionID, "text": "END", "enter": true, "until": `^read \d+`, "timeout_ms": 20000, "settle_ms": 0}, &s)
+		c.call("send_input", map[string]any{"session_id": r.SessionID, "text": "END", "enter": true, "until": `^read \d+ next b'[^']*'`, "timeout_ms": 20000, "settle_ms": 0}, &s)
 		want := "read " + m[1] + " next b'END\\n'"
 		if !strings.Contains(s.Output, want) {
 			t.Fatalf("reason=%s state=%s detail=%s; program output tail %q, want %q", s.Reason, s.State, s.StateDetail, tail(s.Output), want)

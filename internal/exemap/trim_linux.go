@@ -6,9 +6,8 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,11 +27,16 @@ func Trim() (Trimmed, error) {
 	if err := unix.Stat("/proc/self/exe", &st); err != nil {
 		return t, fmt.Errorf("exemap: %w", err)
 	}
-	smaps, err := os.ReadFile("/proc/self/smaps")
+	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
 		return t, err
 	}
-	for _, m := range trimmable(parse(smaps), st.Ino) {
+	ms, err := parse(f, st.Ino)
+	f.Close()
+	if err != nil {
+		return t, fmt.Errorf("exemap: %w", err)
+	}
+	for _, m := range trimmable(ms) {
 		n := m.end - m.start
 		if _, _, e := unix.Syscall(unix.SYS_MADVISE, m.start, n, unix.MADV_NOHUGEPAGE); e != 0 {
 			return t, fmt.Errorf("exemap: madvise(NOHUGEPAGE) %x-%x: %w", m.start, m.end, e)
@@ -46,59 +50,128 @@ func Trim() (Trimmed, error) {
 	return t, nil
 }
 
-// trimmable keeps the mappings of the file with inode ino that are not
-// writable and hold no anonymous (copied-on-write) pages: dropping those
-// loses nothing the file does not have.
-func trimmable(ms []mapping, ino uint64) []mapping {
+// trimmable returns the read-only mappings with no copied-on-write pages.
+func trimmable(ms []mapping) []mapping {
 	var keep []mapping
 	for _, m := range ms {
-		if m.inode == ino && !strings.Contains(m.perms, "w") && m.anonKiB == 0 {
+		if !m.writable && m.anonKiB == 0 {
 			keep = append(keep, m)
 		}
 	}
 	return keep
 }
 
-// mapping is one entry of /proc/self/smaps, with the fields Trim needs.
+// mapping is one entry of /proc/self/smaps.
 type mapping struct {
 	start, end uintptr
-	perms      string
-	inode      uint64
-	anonKiB    int64
+	writable   bool
+	anonKiB    int64 // its "Anonymous:" line: pages copied on write
 }
 
-// parse reads /proc/PID/smaps: a header line per mapping
-// ("start-end perms offset dev inode path"), then "Key: value kB" lines.
-func parse(b []byte) []mapping {
+// parse reads smaps and returns the mappings of the file with inode ino.
+// It streams the file through one small buffer and allocates nothing per
+// line: the guard calls it once armed and then idles for hours, and a
+// smaps of a few hundred lines parsed into strings would leave it a few
+// hundred KiB of heap the runtime keeps.
+func parse(r io.Reader, ino uint64) ([]mapping, error) {
 	var ms []mapping
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		line := sc.Text()
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if key, ok := strings.CutSuffix(f[0], ":"); ok {
-			if len(ms) == 0 || len(f) < 2 {
-				continue
-			}
-			v, _ := strconv.ParseInt(f[1], 10, 64)
-			if key == "Anonymous" {
-				ms[len(ms)-1].anonKiB = v
+	br := bufio.NewReaderSize(r, 4096)
+	in := false // whether the lines read belong to a mapping of ino
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// No smaps line is this long; skip it rather than misparse.
+			for err == bufio.ErrBufferFull {
+				_, err = br.ReadSlice('\n')
 			}
 			continue
 		}
-		lo, hi, ok := strings.Cut(f[0], "-")
-		if !ok || len(f) < 5 {
-			continue
+		if len(line) > 0 {
+			if v, ok := bytes.CutPrefix(line, anonKey); ok {
+				if in {
+					ms[len(ms)-1].anonKiB = parseUint(field(v, 0))
+				}
+			} else if m, inode, ok := header(line); ok {
+				in = inode == ino
+				if in {
+					ms = append(ms, m)
+				}
+			}
 		}
-		start, err1 := strconv.ParseUint(lo, 16, 64)
-		end, err2 := strconv.ParseUint(hi, 16, 64)
-		inode, err3 := strconv.ParseUint(f[4], 10, 64)
-		if err1 != nil || err2 != nil || err3 != nil {
-			continue
+		if err == io.EOF {
+			return ms, nil
 		}
-		ms = append(ms, mapping{start: uintptr(start), end: uintptr(end), perms: f[1], inode: inode})
+		if err != nil {
+			return ms, err
+		}
 	}
-	return ms
+}
+
+var anonKey = []byte("Anonymous:")
+
+// header parses a mapping's first line, "start-end perms offset dev inode
+// [path]"; ok is false for the "Key: value" lines.
+func header(line []byte) (m mapping, inode uint64, ok bool) {
+	lo, hi, found := bytes.Cut(field(line, 0), []byte("-"))
+	if !found || len(field(line, 4)) == 0 {
+		return m, 0, false
+	}
+	start, ok1 := parseHex(lo)
+	end, ok2 := parseHex(hi)
+	perms := field(line, 1)
+	if !ok1 || !ok2 || len(perms) < 2 {
+		return m, 0, false
+	}
+	return mapping{start: start, end: end, writable: perms[1] == 'w'}, uint64(parseUint(field(line, 4))), true
+}
+
+// field returns the i-th space-separated field of line, or nil.
+func field(line []byte, i int) []byte {
+	for {
+		line = bytes.TrimLeft(line, " \t")
+		end := bytes.IndexAny(line, " \t\n")
+		if end < 0 {
+			end = len(line)
+		}
+		if end == 0 {
+			return nil
+		}
+		if i == 0 {
+			return line[:end]
+		}
+		line, i = line[end:], i-1
+	}
+}
+
+func parseHex(b []byte) (uintptr, bool) {
+	if len(b) == 0 || len(b) > 16 {
+		return 0, false
+	}
+	var v uintptr
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | uintptr(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | uintptr(c-'a'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// parseUint reads a decimal number; anything else is -1.
+func parseUint(b []byte) int64 {
+	if len(b) == 0 {
+		return -1
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/config"
+	"github.com/agentty/agentty/internal/guardstart"
 	core "github.com/agentty/agentty/internal/server"
 )
 
@@ -119,7 +120,7 @@ func (e *engineFlags) coreConfig(logger *slog.Logger) (core.Config, error) {
 		scfg.Store = &stOpts
 	}
 	if exe, err := os.Executable(); err == nil {
-		scfg.Guard = &core.GuardConfig{Exe: exe, Args: []string{guardCommand}}
+		scfg.Guard = &core.GuardConfig{Exe: exe, Args: []string{guardstart.Arg}}
 		scfg.Askpass = &core.AskpassConfig{Exe: exe}
 	}
 	return scfg, nil

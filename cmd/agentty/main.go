@@ -85,8 +85,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	case "node":
 		return runNode(stdin, stdout, stderr)
-	case guardCommand:
-		return guard()
 	case "askpass":
 		return askpassCmd(args[1:], stdout, stderr)
 	case core.SandboxHelperArg:

@@ -24,6 +24,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/guardstart"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/toolcall"
 )
@@ -452,7 +453,7 @@ func waitGuard(t *testing.T, pid int) int {
 	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
 		var found []int
 		for kid, argv := range childrenOf(pid) {
-			if len(argv) == 2 && argv[1] == guardCommand {
+			if len(argv) == 2 && argv[1] == guardstart.Arg {
 				found = append(found, kid)
 			}
 		}
@@ -460,7 +461,7 @@ func waitGuard(t *testing.T, pid int) int {
 			return found[0]
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("server %d has guards %v, want exactly one child running %s", pid, found, guardCommand)
+			t.Fatalf("server %d has guards %v, want exactly one child running %s", pid, found, guardstart.Arg)
 		}
 		time.Sleep(delay) // bounded poll on /proc: no event announces the guard
 	}

@@ -13,10 +13,11 @@ var backendSide = []string{"internal/backend", "internal/proctree", "internal/ss
 // cmdMayImport are the packages cmd/agentty may import: the server core,
 // the benchmark (its own front end), configuration loading, the tool-call
 // helper of the client subcommand, the daemon socket's client side and the
-// askpass client. The console client (ls, attach, logs, kill, export)
-// imports no engine.
+// askpass client, and the guard's entry (it runs before the heavy package
+// inits, see internal/guardstart). The console client (ls, attach, logs,
+// kill, export) imports no engine.
 var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall",
-	"internal/console/client", "internal/daemon", "internal/askpass"}
+	"internal/console/client", "internal/daemon", "internal/askpass", "internal/guardstart"}
 
 // frontEnds are the packages that speak MCP; everything else under
 // internal/ is engine and must not depend on a protocol package.

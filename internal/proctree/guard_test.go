@@ -149,12 +149,13 @@ func fakeParent() int {
 }
 
 // TestGuardSweep covers the in-process API: the guard sweeps when told to
-// (Close) or on SIGTERM (its parent-death signal), kills only marked
-// processes of its instance, and exits cleanly.
+// (Close) or on SIGTERM (its parent-death signal), or both at once (one
+// sweep runs; the other waits for it), kills only marked processes of its
+// instance, and exits cleanly.
 func TestGuardSweep(t *testing.T) {
 	sp := NewSpawner()
 	defer sp.Close()
-	for _, trigger := range []string{"close", "sigterm"} {
+	for _, trigger := range []string{"close", "sigterm", "sigterm and close"} {
 		t.Run(trigger, func(t *testing.T) {
 			inst := newInstance(t)
 			mine := startMarkedAs(t, inst+"/s1", "setsid sleep 1000")
@@ -163,10 +164,12 @@ func TestGuardSweep(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if trigger == "sigterm" {
+			if trigger != "close" {
 				if err := syscall.Kill(g.PID(), syscall.SIGTERM); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if trigger == "sigterm" {
 				<-g.Done()
 			}
 			if err := g.Close(); err != nil {

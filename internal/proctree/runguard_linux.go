@@ -5,9 +5,9 @@ package proctree
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -51,21 +51,36 @@ func RunGuard() int {
 	if _, err := os.Stdout.Write([]byte{guardReady}); err != nil {
 		fmt.Fprintf(os.Stderr, "proctree: guard: report ready: %v\n", err)
 	}
-	// The guard waits for hours on one read: the binary's pages its start
-	// mapped (13 of its 15 MiB RSS) need not stay in its address space.
-	_, _ = exemap.Trim()
-	eof := make(chan struct{})
-	go func() {
-		// Ends at EOF, which is also what wakes the guard; the process exits
-		// right after the sweep, so the goroutine needs no other stop.
-		_, _ = io.Copy(io.Discard, os.Stdin)
-		close(eof)
-	}()
-	select {
-	case <-eof:
-	case <-term:
+	var once sync.Once
+	code := 0
+	finish := func() int {
+		once.Do(func() { code = sweepInstance(instance, prot) })
+		return code
 	}
+	go func() {
+		// Exits the process, which is how this goroutine stops.
+		<-term
+		os.Exit(finish())
+	}()
+	// The guard now waits for hours on one read. The binary's pages its
+	// start mapped (13 of its 15 MiB RSS) need not stay in its address
+	// space, and what comes back is only what runs after the trim: each
+	// page touched maps a whole page-cache folio again (see exemap). So
+	// the waiting is set up before the trim, and after it comes a plain
+	// read into a buffer made before (io.Copy's interface checks and
+	// buffer pool touched 4 MiB of the binary's type data).
+	buf := make([]byte, 64)
+	_, _ = exemap.Trim()
+	for {
+		if _, err := os.Stdin.Read(buf); err != nil {
+			return finish()
+		}
+	}
+}
 
+// sweepInstance kills everything of the instance and returns the guard's
+// exit code: 1 when marked processes survived.
+func sweepInstance(instance string, prot protected) int {
 	// The sessions' cgroups first: cgroup.kill also ends processes that
 	// cleared their marker, and the groups are removed.
 	if err := cgroup.Sweep(cgroup.ParentName(instance), sweepBudget); err != nil {

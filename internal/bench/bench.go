@@ -106,6 +106,11 @@ type Memory struct {
 	// (or after a minute), and how long that took.
 	AfterDeleteKiB int64   `json:"rss_after_delete_kib"`
 	ReturnSeconds  float64 `json:"return_seconds"`
+	// The guard process beside the server, with the sessions running:
+	// VmRSS, and RssAnon, what it holds of its own (the rest of its RSS is
+	// the binary's page cache, shared with the server).
+	GuardKiB     int64 `json:"guard_rss_kib"`
+	GuardAnonKiB int64 `json:"guard_rss_anon_kib"`
 }
 
 // coldStartRuns is how many launches the cold start's median is of: a
@@ -233,6 +238,7 @@ func (r *Results) Print(w io.Writer) {
 	fmt.Fprintf(tw, "per session (the second %d)\t%.1f\t\n", r.Memory.Sessions, r.Memory.PerSessionKiB)
 	tw.Flush()
 	fmt.Fprintf(w, "(idle: %d KiB anonymous (RssAnon: heap, stacks: this server's own), the rest the binary's file pages, shared)\n", r.Memory.IdleAnonKiB)
+	fmt.Fprintf(w, "guard process: VmRSS %d KiB, of it %d KiB its own (RssAnon)\n", r.Memory.GuardKiB, r.Memory.GuardAnonKiB)
 	fmt.Fprintln(w)
 
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -31,6 +31,7 @@ func (r *Results) printBudgets(w io.Writer) {
 		row("  ... of it anonymous (RssAnon)", float64(r.Memory.IdleAnonKiB)/1024, 10, "MiB")
 	}
 	row("per idle PTY session", r.Memory.PerSessionKiB, 100, "KiB")
+	row("guard process, its own (RssAnon)", float64(r.Memory.GuardAnonKiB)/1024, 2, "MiB")
 	if r.Memory.IdleKiB > 0 {
 		row("RSS after deleting them, over idle", 100*float64(r.Memory.AfterDeleteKiB-r.Memory.IdleKiB)/float64(r.Memory.IdleKiB), 20, "%")
 		row("  ... reached after", r.Memory.ReturnSeconds, 60, "s")

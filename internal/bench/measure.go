@@ -20,6 +20,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/guardstart"
 	"github.com/agentty/agentty/internal/toolcall"
 )
 
@@ -154,6 +155,9 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 		}
 		if batch == 0 {
 			m.LoadedKiB = rss
+			if m.GuardKiB, m.GuardAnonKiB, err = guardMemory(pid); err != nil {
+				return m, err
+			}
 		} else {
 			m.DoubleKiB = rss
 		}
@@ -185,6 +189,28 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 		}
 		time.Sleep(500 * time.Millisecond) // RSS has no event to wait on
 	}
+}
+
+// guardMemory reads VmRSS and RssAnon of the server's guard: its child
+// running "agentty __guard".
+func guardMemory(server int) (rss, anon int64, err error) {
+	kids, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", server))
+	for _, f := range kids {
+		b, _ := os.ReadFile(f)
+		for _, p := range strings.Fields(string(b)) {
+			pid, _ := strconv.Atoi(p)
+			argv, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+			if a := strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00"); len(a) != 2 || a[1] != guardstart.Arg {
+				continue
+			}
+			if rss, err = benchRSSKiB(pid); err != nil {
+				return 0, 0, err
+			}
+			anon, err = benchStatusKiB(pid, "RssAnon:")
+			return rss, anon, err
+		}
+	}
+	return 0, 0, fmt.Errorf("server %d runs no guard (a child %q)", server, guardstart.Arg)
 }
 
 // benchRSSKiB reads VmRSS of a process.

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -48,42 +49,86 @@ func holdGCForStart() (restore func()) {
 // Once, startSettle after the start, it does the same unasked: starting
 // (package tables, tool schemas, the first requests) grows the heap to a
 // few megabytes of which about one stays live, and an idle server should
-// not keep the rest. Both times it also drops the executable's mapped
-// pages (giveBack).
+// not keep the rest.
+//
+// It also drops the executable's mapped pages (exemap.Trim): after each of
+// those collections, and after any other once retrimAfter has passed since
+// the last trim. The trim waits for the collection's note (notifyGC) so
+// that what handling the note touches is dropped too: each page touched
+// after a trim maps a whole page-cache folio again.
 func (s *Server) returnMemory(ctx context.Context) {
+	defer s.restoreGC()
+	collected := make(chan struct{}, 1)
+	notifyGC(collected, ctx.Done())
 	settle := time.NewTimer(startSettle)
 	defer settle.Stop()
-	select {
-	case <-ctx.Done():
-		s.restoreGC()
-		return
-	case <-settle.C:
-		s.restoreGC()
-		s.giveBack()
-	}
 	t := time.NewTicker(memoryCheck)
 	defer t.Stop()
 	last := s.mgr.Removed()
+	trimmed := time.Now() // no trim before the start settles
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-settle.C:
+			s.restoreGC()
+			debug.FreeOSMemory()
+			trimmed = time.Time{}
 		case <-t.C:
-		}
-		if n := s.mgr.Removed(); n != last {
-			s.giveBack()
-			last = n
+			if n := s.mgr.Removed(); n != last {
+				debug.FreeOSMemory()
+				last = n
+				trimmed = time.Time{}
+			}
+		case <-collected:
+			if time.Since(trimmed) >= retrimAfter {
+				s.trimExe()
+				trimmed = time.Now()
+			}
 		}
 	}
 }
 
-// giveBack returns the heap's free pages to the system and drops the
-// executable's pages from this process's mappings (exemap.Trim): the code
-// sessions ran comes back by minor faults when it runs again. Both cost a
-// few milliseconds and run only at the start's settle and after sessions
-// were removed.
-func (s *Server) giveBack() {
-	debug.FreeOSMemory()
+// retrimAfter is how long after one trim of the executable's pages a
+// collection may bring the next. The runtime collects at least every two
+// minutes, idle or not, and a collection looks up the stack maps of every
+// goroutine's frames, which maps about 10 MiB of the binary again: an idle
+// server went from 15 to 25 MiB VmRSS at its first forced collection. A
+// minute between trims bounds what a busy server pays to one round of
+// minor faults for its working set a minute.
+const retrimAfter = time.Minute
+
+// notifyGC sends on ch, without blocking, after each garbage collection
+// until stop is closed. A cleanup on an object nothing references runs
+// after the collection that found it so; each one arms the next. It runs
+// no goroutine of its own (cleanups run on the runtime's), and reading the
+// runtime's counters on a timer instead would itself map pages of the
+// binary after every trim.
+func notifyGC(ch chan<- struct{}, stop <-chan struct{}) {
+	var arm func()
+	arm = func() {
+		// A pointer field keeps it out of the tiny allocator, whose
+		// blocks are shared and may never be collected alone.
+		type sentinel struct{ _ *byte }
+		runtime.AddCleanup(&sentinel{}, func(struct{}) {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+			arm()
+		}, struct{}{})
+	}
+	arm()
+}
+
+// trimExe drops the executable's pages from this process's mappings: the
+// code the server runs next comes back by minor faults from the page cache.
+func (s *Server) trimExe() {
 	if t, err := exemap.Trim(); err != nil {
 		s.log.Debug("the executable's pages stay mapped", "err", err)
 	} else {

@@ -65,7 +65,7 @@ type Server struct {
 	pages     *secret.Pages    // one-time pages where the person types secrets
 	askpass   *askpass.Server  // nil: no SUDO_ASKPASS
 	console   *console.Handler // the person's API front ends mount under /v1/
-	restoreGC func()           // ends holdGCForStart; called once, by returnMemory
+	restoreGC func()           // ends holdGCForStart (idempotent); called by returnMemory
 
 	// stop ends every Serve; Close calls it first.
 	done context.Context

@@ -27,7 +27,7 @@ func TestDaemon_ClientEnvironment(t *testing.T) {
 	}
 	sa, sb := client("a"), client("b")
 	if ds := h.daemons(); len(ds) != 1 {
-		t.Fatalf("want both clients on one daemon, have %s", describe(ds))
+		t.Fatalf("want both clients on one daemon, have %s; daemon log:\n%s", describe(ds), h.log(t))
 	}
 	const script = `echo "mark=$CLIENT_MARK"; client-tool`
 	for _, c := range []struct {

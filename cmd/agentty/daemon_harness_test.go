@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -88,9 +91,11 @@ func (h *daemonHome) status(t *testing.T) daemon.Status {
 }
 
 // daemons lists the live processes running "agentty daemon" on this
-// home's socket.
+// home's socket. A daemon's child between its fork and its exec (the
+// guard, a session's program) still shows the daemon's command line; it is
+// not a second daemon, and is left out: a real one is started by a serve.
 func (h *daemonHome) daemons() []int {
-	var out []int
+	cands := map[int]int{} // pid → parent pid
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		cl, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
@@ -101,11 +106,37 @@ func (h *daemonHome) daemons() []int {
 		if len(argv) > 3 && argv[1] == "daemon" && slices.Contains(argv, h.socket) {
 			var pid int
 			if err := json.Unmarshal([]byte(e.Name()), &pid); err == nil && !isZombie(pid) {
-				out = append(out, pid)
+				cands[pid] = parentPID(pid)
 			}
 		}
 	}
+	var out []int
+	for pid, ppid := range cands {
+		if _, forked := cands[ppid]; !forked {
+			out = append(out, pid)
+		}
+	}
+	slices.Sort(out)
 	return out
+}
+
+// parentPID reads a process's parent from /proc (0 when it is gone).
+func parentPID(pid int) int {
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the parenthesised command name: state, ppid, ...
+	i := bytes.LastIndexByte(st, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(st[i+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
 }
 
 // log is the daemon's log file.

@@ -27,17 +27,7 @@ func TestGuard_RunsBeforeHeavyInits(t *testing.T) {
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", proctree.GuardInstanceEnv+"=guard-init-test")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := startPiped(t, cmd)
 	// The guard reports it is armed with one byte, then waits for EOF.
 	ready := make([]byte, 1)
 	if _, err := io.ReadFull(stdout, ready); err != nil {

@@ -51,6 +51,23 @@ func TestMain(m *testing.M) {
 // of the whole package timing out.
 const callTimeout = 90 * time.Second
 
+// startPiped starts cmd with pipes on its stdin and stdout.
+func startPiped(t testing.TB, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser) {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return stdin, stdout
+}
+
 // selfCommand returns a command running this binary as agentty with args.
 func selfCommand(t testing.TB, args ...string) *exec.Cmd {
 	t.Helper()
@@ -140,17 +157,7 @@ func startServerClient(t testing.TB, setup func(*exec.Cmd), co *mcp.ClientOption
 	}
 	s := &server{t: t, cmd: cmd, stderr: logFile(t, "serve.log")}
 	cmd.Stderr = s.stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := startPiped(t, cmd)
 	// stdout is closed by cmd.Wait, never by the client: like
 	// CommandTransport, the connection ends by closing the server's stdin.
 	s.frames = &frameMeter{r: stdout}
@@ -175,6 +182,7 @@ func startServerClient(t testing.TB, setup func(*exec.Cmd), co *mcp.ClientOption
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, co)
+	var err error
 	s.cs, err = client.Connect(ctx, tr, cso)
 	if err != nil {
 		t.Fatalf("connect to agentty serve: %v", err)

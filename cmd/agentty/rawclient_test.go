@@ -28,17 +28,8 @@ func startRaw(t *testing.T, flags ...string) *rawServer {
 	cmd.Dir = t.TempDir()
 	s := &rawServer{t: t, stderr: logFile(t, "serve.log"), lines: make(chan string, 16)}
 	cmd.Stderr = s.stderr
-	var err error
-	if s.stdin, err = cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	var stdout io.ReadCloser
+	s.stdin, stdout = startPiped(t, cmd)
 	go func() {
 		defer close(s.lines)
 		r := bufio.NewReaderSize(stdout, 1<<20)

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -124,5 +125,49 @@ func TestDefaultSocket(t *testing.T) {
 	}
 	if _, err := DefaultSocket(env(nil), ""); err == nil {
 		t.Error("no runtime and no state directory: want an error")
+	}
+}
+
+// TestListen_SharedDirectoryLeftAlone: -socket naming a file in a shared
+// directory never changes that directory's mode (a daemon once made /tmp
+// 0700 that way). One others can write is refused with what to do; one
+// they cannot is used as it is.
+func TestListen_SharedDirectoryLeftAlone(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		mode    os.FileMode
+		wantErr string
+	}{
+		{"world-writable and sticky, like /tmp", 0o777 | os.ModeSticky, "can be written by others"},
+		{"group-writable", 0o770, "can be written by others"},
+		{"readable by others, like a home", 0o755, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := shortDir(t)
+			if err := os.WriteFile(filepath.Join(dir, "someone-elses-file"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(dir, tc.mode); err != nil {
+				t.Fatal(err)
+			}
+			l, err := Listen(filepath.Join(dir, SocketName), nil)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), "give -socket") {
+					t.Fatalf("Listen: %v, want an error saying %q and what to give", err, tc.wantErr)
+				}
+			} else {
+				if err != nil {
+					t.Fatalf("Listen: %v", err)
+				}
+				l.Close()
+			}
+			st, err := os.Stat(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := st.Mode() & (os.ModePerm | os.ModeSticky); got != tc.mode {
+				t.Fatalf("directory mode %v after Listen, want %v unchanged", got, tc.mode)
+			}
+		})
 	}
 }

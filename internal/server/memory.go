@@ -116,11 +116,13 @@ func notifyGC(ch chan<- struct{}, stop <-chan struct{}) {
 				return
 			default:
 			}
+			// Armed before the note, so the collection a reader of the
+			// note sets off finds the next one.
+			arm()
 			select {
 			case ch <- struct{}{}:
 			default:
 			}
-			arm()
 		}, struct{}{})
 	}
 	arm()

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -122,16 +120,7 @@ func (h *daemonHome) daemons() []int {
 
 // parentPID reads a process's parent from /proc (0 when it is gone).
 func parentPID(pid int) int {
-	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	// The fields after the parenthesised command name: state, ppid, ...
-	i := bytes.LastIndexByte(st, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(st[i+1:]))
+	f, _ := statFields(pid)
 	if len(f) < 2 {
 		return 0
 	}

@@ -385,16 +385,26 @@ func taggedPIDs(tag string) []int {
 }
 
 func isZombie(pid int) bool {
+	f, gone := statFields(pid)
+	if gone {
+		return true
+	}
+	return len(f) > 0 && (f[0] == "Z" || f[0] == "X")
+}
+
+// statFields returns the fields of /proc/PID/stat after the parenthesised
+// command name, which may hold spaces: state, parent pid, and so on. gone
+// is true when the process is.
+func statFields(pid int) (fields []string, gone bool) {
 	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return true // gone
+		return nil, true
 	}
-	// The state follows the parenthesised command name, which may hold spaces.
 	i := bytes.LastIndexByte(st, ')')
-	if i < 0 || i+2 >= len(st) {
-		return false
+	if i < 0 {
+		return nil, false
 	}
-	return st[i+2] == 'Z' || st[i+2] == 'X'
+	return strings.Fields(string(st[i+1:])), false
 }
 
 // describe renders pids with their command lines for failure messages.

@@ -26,7 +26,7 @@ func TestDaemon_ClientEnvironment(t *testing.T) {
 		return h.serve(t, []string{"CLIENT_MARK=" + mark, "PATH=" + bin + ":" + os.Getenv("PATH")})
 	}
 	sa, sb := client("a"), client("b")
-	if ds := h.daemons(); len(ds) != 1 {
+	if ds := h.daemonsSettled(t); len(ds) != 1 {
 		t.Fatalf("want both clients on one daemon, have %s; daemon log:\n%s", describe(ds), h.log(t))
 	}
 	const script = `echo "mark=$CLIENT_MARK"; client-tool`

@@ -118,6 +118,26 @@ func (h *daemonHome) daemons() []int {
 	return out
 }
 
+// daemonsSettled is daemons once those that lost the claim have gone. A
+// daemon a serve started while another one was taking the socket tells
+// its serve so and exits, and may still be on its way out when every serve
+// is connected. Every daemon but the one answering on the socket is waited
+// for (waitGone fails the test if one stays).
+func (h *daemonHome) daemonsSettled(t *testing.T) []int {
+	t.Helper()
+	ds := h.daemons()
+	if len(ds) <= 1 {
+		return ds
+	}
+	st := h.status(t)
+	for _, pid := range ds {
+		if pid != st.PID {
+			waitGone(t, pid)
+		}
+	}
+	return h.daemons()
+}
+
 // parentPID reads a process's parent from /proc (0 when it is gone).
 func parentPID(pid int) int {
 	f, _ := statFields(pid)

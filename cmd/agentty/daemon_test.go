@@ -104,7 +104,7 @@ func TestDaemon_ClientDirectory(t *testing.T) {
 	if got := pwd(sb, map[string]any{"cwd": a}); got != a {
 		t.Errorf("explicit cwd %s: pwd printed %q", a, got)
 	}
-	if ds := h.daemons(); len(ds) != 1 {
+	if ds := h.daemonsSettled(t); len(ds) != 1 {
 		t.Fatalf("want both clients on one daemon, have %s", describe(ds))
 	}
 }
@@ -189,7 +189,7 @@ func TestDaemon_OneDaemonPerSocket(t *testing.T) {
 			if t.Failed() {
 				return
 			}
-			if ds := h.daemons(); len(ds) != 1 {
+			if ds := h.daemonsSettled(t); len(ds) != 1 {
 				t.Fatalf("%d serve processes started at once left %d daemons: %s", clients, len(ds), describe(ds))
 			}
 			id := startPython(t, servers[0])

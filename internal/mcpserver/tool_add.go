@@ -65,9 +65,10 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 	}
 	// See listBuilt: AddTool checks a *jsonschema.Schema's type without
 	// decoding it; the listed schemas are set once it returns.
-	wire.InputSchema = json.RawMessage(in)
 	if built {
 		wire.InputSchema = &jsonschema.Schema{Type: "object"}
+	} else {
+		wire.InputSchema = json.RawMessage(in)
 	}
 	wire.OutputSchema = &jsonschema.Schema{Type: "object"}
 	defer func() {

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/ports"
 	"github.com/agentty/agentty/internal/proctree"
 )
@@ -22,6 +23,9 @@ type localTree struct {
 	box    *box   // nil: no containment configured (see contain.go)
 	// ports keeps the last scan of listening sockets (see listening.go).
 	ports ports.Scanner
+	// probe keeps the /proc files of the input-wait probe open between
+	// probes; closed once the root has exited (Wait) or at Close.
+	probe inputwait.Inspector
 }
 
 func (t *localTree) PID() int     { return t.pid }

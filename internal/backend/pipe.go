@@ -155,7 +155,7 @@ func (p *pipeProcess) InputWaits() InputWaits { return InputWaits{ExactMarks: tr
 func (p *pipeProcess) Inspect() (inputwait.Probe, error) {
 	p.inMu.RLock()
 	defer p.inMu.RUnlock()
-	return inputwait.Inspect(inputwait.Target{Root: p.PID(), Stdin: p.stdin})
+	return p.probe.Inspect(inputwait.Target{Root: p.PID(), Stdin: p.stdin})
 }
 
 func (p *pipeProcess) Quiet() bool {
@@ -171,6 +171,7 @@ func (p *pipeProcess) Drained() <-chan struct{} { return p.done }
 func (p *pipeProcess) Wait() (Exit, error) {
 	var ru rootUsage
 	ex, err := waitExit(p.cmd.Process, &ru)
+	p.probe.Close()
 	p.box.noteExit(ex, ru)
 	for _, pu := range p.pumps {
 		pu.collect()
@@ -181,6 +182,7 @@ func (p *pipeProcess) Wait() (Exit, error) {
 func (p *pipeProcess) Close() error {
 	p.closeOnce.Do(func() {
 		_ = p.CloseStdin()
+		p.probe.Close()
 		for _, pu := range p.pumps {
 			pu.f.Close()
 		}

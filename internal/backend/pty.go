@@ -149,7 +149,7 @@ func (p *ptyProcess) Size() (int, int) {
 }
 
 func (p *ptyProcess) Inspect() (inputwait.Probe, error) {
-	return inputwait.Inspect(inputwait.Target{Root: p.PID(), PTY: p.master, TTY: p.rdev})
+	return p.probe.Inspect(inputwait.Target{Root: p.PID(), PTY: p.master, TTY: p.rdev})
 }
 
 func (p *ptyProcess) Quiet() bool              { return p.pump.quiet() }
@@ -158,6 +158,7 @@ func (p *ptyProcess) Drained() <-chan struct{} { return p.pump.done }
 func (p *ptyProcess) Wait() (Exit, error) {
 	var ru rootUsage
 	ex, err := waitExit(p.cmd.Process, &ru)
+	p.probe.Close()
 	p.box.noteExit(ex, ru)
 	p.pump.collect()
 	return ex, err
@@ -172,6 +173,7 @@ func (p *ptyProcess) killAndClose() {
 func (p *ptyProcess) Close() error {
 	p.closeOnce.Do(func() {
 		p.master.Close()
+		p.probe.Close()
 		if p.pump != nil {
 			<-p.pump.done
 		}

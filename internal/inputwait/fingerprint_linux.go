@@ -7,15 +7,13 @@ package inputwait
 // CPU, which is exactly "it ran since the last probe"; the context-switch
 // counters in status are the fallback for kernels without schedstat.
 func (in *inspector) threadRuns(pid, tid int) uint64 {
-	in.path = procPath(in.path, pid, tid, "schedstat", -1)
-	b, err := readPath(in.path, &in.buf, 1<<12)
+	b, err := in.readProc(pid, tid, leafSchedstat, 1<<12)
 	if err == nil {
 		if runtime, pcount, ok := parseSchedstat(b); ok && (runtime != 0 || pcount != 0) {
 			return mix3(uint64(tid), runtime, pcount)
 		}
 	}
-	in.path = procPath(in.path, pid, tid, "status", -1)
-	b, err = readPath(in.path, &in.buf, 1<<16)
+	b, err = in.readProc(pid, tid, leafStatus, 1<<16)
 	if err != nil {
 		return mix3(uint64(tid), 0, 0)
 	}

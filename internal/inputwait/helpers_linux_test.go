@@ -66,6 +66,30 @@ type child struct {
 	cmd    *exec.Cmd
 	target Target
 	out    *outBuf
+	insp   *Inspector // the child's cached prober, closed at cleanup
+}
+
+// childInspectors maps a child's root pid to its Inspector: the wait
+// helpers probe through it, so every test that waits exercises the cached
+// path, while the tests' direct Inspect calls exercise the uncached one.
+var childInspectors sync.Map
+
+// probe inspects target through its child's Inspector if it has one.
+func probe(target Target) (Probe, error) {
+	if x, ok := childInspectors.Load(target.Root); ok {
+		return x.(*Inspector).Inspect(target)
+	}
+	return Inspect(target)
+}
+
+// register gives c an Inspector and closes it when the test ends.
+func (c *child) register(t testing.TB) {
+	c.insp = &Inspector{}
+	childInspectors.Store(c.target.Root, c.insp)
+	t.Cleanup(func() {
+		childInspectors.Delete(c.target.Root)
+		c.insp.Close()
+	})
 }
 
 // startPTY runs argv as a session leader on a fresh PTY, the way agentty
@@ -92,6 +116,7 @@ func startPTY(t testing.TB, argv ...string) *child {
 	tty.Close()
 	c := &child{cmd: cmd, out: newOutBuf(),
 		target: Target{Root: cmd.Process.Pid, PTY: master, TTY: st.Rdev}}
+	c.register(t)
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)
@@ -127,6 +152,7 @@ func startPipe(t testing.TB, argv ...string) *child {
 	inR.Close()
 	outW.Close()
 	c := &child{cmd: cmd, out: newOutBuf(), target: Target{Root: cmd.Process.Pid, Stdin: inW}}
+	c.register(t)
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)
@@ -151,7 +177,7 @@ func waitState(t testing.TB, target Target, what string, ok func(Probe) bool) Pr
 	backoff := time.Millisecond
 	var last Probe
 	for {
-		p, err := Inspect(target)
+		p, err := probe(target)
 		if err != nil {
 			t.Fatalf("Inspect: %v", err)
 		}
@@ -190,7 +216,7 @@ func assertStays(t testing.TB, target Target, want State) {
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for i := 0; i < 50; i++ {
-		p, err := Inspect(target)
+		p, err := probe(target)
 		if err != nil {
 			t.Fatalf("Inspect: %v", err)
 		}

@@ -38,6 +38,12 @@ type inspector struct {
 	table   []pidPair
 	stat    unix.Stat_t
 	view    localView // the process being classified, as a procView
+	iov     [1]unix.Iovec
+	riov    [1]unix.RemoteIovec
+
+	// cache holds the /proc files kept open between probes of one
+	// Inspector, for the length of its probe; nil for Inspect.
+	cache *fdCache
 
 	haveTable bool
 }
@@ -86,14 +92,12 @@ func (in *inspector) reset() {
 }
 
 func (in *inspector) inspect(t Target) (Probe, error) {
-	var view ptyView
 	switch {
 	case t.PTY != nil:
 		v, err := queryPTY(t.PTY, t.TTY)
 		if err != nil {
 			return Probe{State: Running, Detail: "cannot query the terminal"}, err
 		}
-		view = v
 		in.ptyMode, in.tty, in.pgid = true, v.tty, v.pgid
 		if testHookAfterPTYQuery != nil {
 			testHookAfterPTYQuery()
@@ -140,16 +144,18 @@ func (in *inspector) inspect(t Target) (Probe, error) {
 				probe.Detail = strconv.Itoa(n) + " bytes of input not read yet; " + probe.Detail
 			}
 		}
+		var tio unix.Termios
 		if in.ptyMode {
-			// The modes read before the walk can predate the block: a
+			// Modes read before the walk could predate the block: a
 			// program sets them (read -s turns echo off) and then reads.
 			// Read after the block was seen, they are the ones it reads
 			// with.
-			if tio, err := PTYTermios(t.PTY); err == nil {
-				view.termios = tio
+			var err error
+			if tio, err = PTYTermios(t.PTY); err != nil {
+				return Probe{State: Running, Fingerprint: probe.Fingerprint, Detail: "cannot query the terminal"}, err
 			}
 		}
-		if in.ptyMode && view.termios.Lflag&unix.ECHO == 0 && view.termios.Lflag&unix.ICANON != 0 {
+		if in.ptyMode && tio.Lflag&unix.ECHO == 0 && tio.Lflag&unix.ICANON != 0 {
 			// A line read with echo off. Line editors (readline) turn off
 			// ICANON as well and are not passwords.
 			probe.State = AwaitingPassword

@@ -375,32 +375,50 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
-// BenchmarkInspect measures one probe of an idle program under a PTY, the
-// hot path of agentty's read loop.
+// BenchmarkInspect measures one probe of an idle program, the hot path of
+// agentty's read loop: uncached (Inspect) and through an Inspector that
+// keeps the /proc files open, as a session does.
 func BenchmarkInspect(b *testing.B) {
 	benches := []struct {
 		name string
 		argv []string
+		pipe bool
 	}{
-		{"python3-REPL", []string{"python3", "-q"}},
-		{"sh-cat-pipeline", []string{"sh", "-c", "cat | cat"}},
-		{"node-REPL", []string{"node", "-i"}},
+		{"python3-REPL", []string{"python3", "-q"}, false},
+		{"python3-pipe", []string{"python3", "-i", "-q"}, true},
+		{"sh-cat-pipeline", []string{"sh", "-c", "cat | cat"}, false},
+		{"node-REPL", []string{"node", "-i"}, false},
 	}
 	for _, bc := range benches {
-		b.Run(bc.name, func(b *testing.B) {
-			if _, err := exec.LookPath(bc.argv[0]); err != nil {
-				b.Skipf("%s not on PATH", bc.argv[0])
+		for _, cached := range []bool{false, true} {
+			name := bc.name + "/uncached"
+			if cached {
+				name = bc.name + "/cached"
 			}
-			c := startPTY(b, bc.argv...)
-			waitFor(b, c.target, AwaitingInput)
-			b.ReportAllocs()
-			for b.Loop() {
-				p, err := Inspect(c.target)
-				if err != nil || p.State != AwaitingInput {
-					b.Fatalf("Inspect = %+v, %v", p, err)
+			b.Run(name, func(b *testing.B) {
+				if _, err := exec.LookPath(bc.argv[0]); err != nil {
+					b.Skipf("%s not on PATH", bc.argv[0])
 				}
-			}
-		})
+				var c *child
+				if bc.pipe {
+					c = startPipe(b, bc.argv...)
+				} else {
+					c = startPTY(b, bc.argv...)
+				}
+				waitFor(b, c.target, AwaitingInput)
+				inspect := Inspect
+				if cached {
+					inspect = c.insp.Inspect
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					p, err := inspect(c.target)
+					if err != nil || p.State != AwaitingInput {
+						b.Fatalf("Inspect = %+v, %v", p, err)
+					}
+				}
+			})
+		}
 	}
 }
 

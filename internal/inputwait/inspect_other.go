@@ -13,3 +13,12 @@ func Inspect(t Target) (Probe, error) {
 func Remote(answer string) (Probe, error) {
 	return Probe{State: Running, Detail: "remote input-wait decoding is not supported on this platform"}, ErrUnsupported
 }
+
+// Inspector probes one target repeatedly; here it holds nothing.
+type Inspector struct{}
+
+// Inspect observes t once, as the package-level Inspect does.
+func (x *Inspector) Inspect(t Target) (Probe, error) { return Inspect(t) }
+
+// Close releases nothing on this platform.
+func (x *Inspector) Close() error { return nil }

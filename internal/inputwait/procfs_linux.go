@@ -56,13 +56,31 @@ func statPath(path []byte, st *unix.Stat_t) error {
 }
 
 // readPath reads a whole NUL-terminated path into *buf, growing it up to
-// max bytes, and returns the filled part.
-func readPath(path []byte, buf *[]byte, max int) ([]byte, error) {
+// max bytes, and returns the filled part. multi tells a file of many
+// records (children) from one that is a single record (see readFd).
+func readPath(path []byte, buf *[]byte, max int, multi bool) ([]byte, error) {
 	fd, err := openPath(path, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer unix.Close(fd)
+	return readFd(fd, buf, max, multi)
+}
+
+// seqRecordsFit: a read of a many-record seq_file that returned no more
+// than this got every record. Such a file fills a read until its buffer,
+// at least a page (4 KiB), cannot take the next record, and no record read
+// that way (a pid and a space) is longer than 32 bytes.
+const seqRecordsFit = 4096 - 32
+
+// readFd reads the whole of an open /proc file into *buf from offset 0,
+// growing it up to max bytes, and returns the filled part. The files read
+// this way are seq_files: a read at offset 0 makes the kernel generate the
+// contents afresh, and one read hands out all of it that fits. So a read
+// that leaves room in the buffer got everything, and the read that would
+// return 0 is spared; a file of many records (multi) is only known complete
+// by that test when the read was short of seqRecordsFit.
+func readFd(fd int, buf *[]byte, max int, multi bool) ([]byte, error) {
 	b := (*buf)[:cap(*buf)]
 	if len(b) == 0 {
 		b = make([]byte, 4096)
@@ -79,7 +97,7 @@ func readPath(path []byte, buf *[]byte, max int) ([]byte, error) {
 			b = nb
 			*buf = nb[:0]
 		}
-		m, err := unix.Read(fd, b[n:])
+		m, err := unix.Pread(fd, b[n:], int64(n))
 		if err == unix.EINTR {
 			continue
 		}
@@ -90,6 +108,9 @@ func readPath(path []byte, buf *[]byte, max int) ([]byte, error) {
 			break
 		}
 		n += m
+		if n < len(b) && (!multi || n <= seqRecordsFit) {
+			break
+		}
 	}
 	return b[:n], nil
 }
@@ -122,6 +143,13 @@ func readDirInts(path []byte, dents []byte, out []int) ([]int, error) {
 		return out, err
 	}
 	defer unix.Close(fd)
+	return readDirFd(fd, dents, out)
+}
+
+// readDirFd lists the numeric entries of an open directory from its
+// current position on. It reads until getdents returns 0: a short batch
+// does not mean the end (the kernel also stops a batch for a signal).
+func readDirFd(fd int, dents []byte, out []int) ([]int, error) {
 	for {
 		n, err := unix.Getdents(fd, dents)
 		if err == unix.EINTR {
@@ -171,6 +199,7 @@ type statInfo struct {
 	pgrp    int
 	session int
 	ttyNr   uint64
+	threads int // num_threads of the whole process; 0 if not read
 	comm    [16]byte
 	commLen int
 }
@@ -195,8 +224,9 @@ func parseStat(b []byte, s *statInfo) bool {
 	s.commLen = copy(s.comm[:], b[open+1:close])
 	rest := b[close+2:]
 	s.state = rest[0]
-	// Fields after state: ppid pgrp session tty_nr.
-	var f [4]int64
+	// Fields after state: ppid pgrp session tty_nr, then twelve more up to
+	// num_threads (optional here: only a hint for listing threads).
+	var f [17]int64
 	i := 1
 	for k := range f {
 		for i < len(rest) && rest[i] == ' ' {
@@ -214,7 +244,10 @@ func parseStat(b []byte, s *statInfo) bool {
 			i++
 		}
 		if i == start {
-			return false
+			if k < 4 {
+				return false
+			}
+			break
 		}
 		if neg {
 			v = -v
@@ -222,6 +255,7 @@ func parseStat(b []byte, s *statInfo) bool {
 		f[k] = v
 	}
 	s.ppid, s.pgrp, s.session, s.ttyNr = int(f[0]), int(f[1]), int(f[2]), uint64(uint32(f[3]))
+	s.threads = int(f[16])
 	return true
 }
 

@@ -36,14 +36,13 @@ func withFd(f *os.File, fn func(fd int) error) error {
 
 // ptyView is what the PTY master tells about its slave.
 type ptyView struct {
-	pgid    int          // foreground process group; 0 if none
-	termios unix.Termios // the slave's line discipline settings
-	tty     uint64       // slave device number, derived if the caller left it 0
+	pgid int    // foreground process group; 0 if none
+	tty  uint64 // slave device number, derived if the caller left it 0
 }
 
-// queryPTY reads the slave's foreground group and termios through the
-// master: on Linux these job-control and mode ioctls on a master act on the
-// slave.
+// queryPTY reads the slave's foreground group through the master: on
+// Linux the job-control ioctls on a master act on the slave. The modes are
+// read later, once the group was seen blocked (see Inspect).
 func queryPTY(master *os.File, tty uint64) (ptyView, error) {
 	v := ptyView{tty: tty}
 	err := withFd(master, func(fd int) error {
@@ -52,11 +51,6 @@ func queryPTY(master *os.File, tty uint64) (ptyView, error) {
 			return fmt.Errorf("TIOCGPGRP: %w", err)
 		}
 		v.pgid = pg
-		t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-		if err != nil {
-			return fmt.Errorf("TCGETS: %w", err)
-		}
-		v.termios = *t
 		if v.tty == 0 {
 			n, err := unix.IoctlGetUint32(fd, unix.TIOCGPTN)
 			if err != nil {

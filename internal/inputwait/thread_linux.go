@@ -120,8 +120,15 @@ func (in *inspector) fdClassOf(p *procCtx, fd int) fdClass {
 	return c
 }
 
-// readMem reads len(b) bytes of the process's memory at addr.
+// readMem reads len(b) bytes of the process's memory at addr:
+// process_vm_readv looks at the process's memory as it is now in one call,
+// with no descriptor that could outlive an exec. Where it cannot read (it
+// is refused, missing, or the pages are not readable) /proc/PID/mem,
+// which may read more (FOLL_FORCE), has the last word.
 func (in *inspector) readMem(p *procCtx, addr uint64, b []byte) error {
+	if p.memFd < 0 && in.readVM(p.pid, addr, b) == nil {
+		return nil
+	}
 	if p.memFd < 0 {
 		in.path = procPath(in.path, p.pid, -1, "mem", -1)
 		fd, err := openPath(in.path, 0)
@@ -139,6 +146,27 @@ func (in *inspector) readMem(p *procCtx, addr uint64, b []byte) error {
 			return deniedErr(err)
 		}
 		if n == 0 {
+			return unix.EIO
+		}
+		b, addr = b[n:], addr+uint64(n)
+	}
+	return nil
+}
+
+// readVM reads len(b) bytes at addr with process_vm_readv.
+func (in *inspector) readVM(pid int, addr uint64, b []byte) error {
+	for len(b) > 0 {
+		in.iov[0].Base = &b[0]
+		in.iov[0].SetLen(len(b))
+		in.riov[0] = unix.RemoteIovec{Base: uintptr(addr), Len: len(b)}
+		n, err := unix.ProcessVMReadv(pid, in.iov[:], in.riov[:], 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if n <= 0 {
 			return unix.EIO
 		}
 		b, addr = b[n:], addr+uint64(n)
@@ -164,8 +192,7 @@ const pollRdNorm = 0x40
 func (in *inspector) classifyThread(p *procCtx, tid int, decode bool) threadResult {
 	r := threadResult{tid: tid, nr: -1, fd: -1, timeout: -1}
 	var st statInfo
-	in.path = procPath(in.path, p.pid, tid, "stat", -1)
-	b, err := readPath(in.path, &in.buf, 1<<16)
+	b, err := in.readProc(p.pid, tid, leafStat, 1<<16)
 	if err != nil || !parseStat(b, &st) {
 		r.class = thGone
 		return r
@@ -181,8 +208,7 @@ func (in *inspector) classifyThread(p *procCtx, tid int, decode bool) threadResu
 	}
 
 	var sc sysState
-	in.path = procPath(in.path, p.pid, tid, "syscall", -1)
-	b, err = readPath(in.path, &in.buf, 1<<16)
+	b, err = in.readProc(p.pid, tid, leafSyscall, 1<<16)
 	if err != nil {
 		if err == errGone {
 			r.class = thGone
@@ -263,7 +289,7 @@ func (v *localView) readMem(addr uint64, b []byte) error { return v.in.readMem(v
 
 func (v *localView) fdinfo(fd int) ([]byte, error) {
 	v.in.path = procPath(v.in.path, v.p.pid, -1, "fdinfo", fd)
-	b, err := readPath(v.in.path, &v.in.buf, maxFdinfo)
+	b, err := readPath(v.in.path, &v.in.buf, maxFdinfo, false)
 	return b, deniedErr(err)
 }
 

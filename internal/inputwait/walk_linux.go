@@ -74,32 +74,33 @@ func (in *inspector) walk(root int) bool {
 
 func isZombie(state byte) bool { return state == 'Z' || state == 'X' || state == 'x' }
 
-// loadProcess lists pid's threads into in.tids and reads its main thread's
-// stat. ok is false if the process vanished.
+// loadProcess reads pid's main thread's stat and lists its threads into
+// in.tids. ok is false if the process vanished.
 func (in *inspector) loadProcess(pid int) (m member, ok bool) {
 	m.pid = pid
 	m.start = len(in.tids)
-	in.path = procPath(in.path, pid, -1, "task", -1)
-	tids, err := readDirInts(in.path, in.dents, in.tids)
-	in.tids = tids
-	m.end = len(in.tids)
-	if err != nil || m.end == m.start {
-		return m, false
-	}
-	in.path = procPath(in.path, pid, pid, "stat", -1)
-	b, err := readPath(in.path, &in.buf, 1<<16)
+	m.end = m.start
+	b, err := in.readProc(pid, pid, leafStat, 1<<16)
 	if err != nil || !parseStat(b, &m.st) {
 		return m, false
 	}
-	return m, true
+	// A single live thread is the process itself: its task directory
+	// would list just pid. A thread started after this read is missed as
+	// it would be by a listing made at the same moment.
+	if m.st.threads == 1 && !isZombie(m.st.state) {
+		in.tids = append(in.tids, pid)
+	} else if in.listTasks(pid) != nil {
+		in.tids = in.tids[:m.start]
+	}
+	m.end = len(in.tids)
+	return m, m.end > m.start
 }
 
 // appendChildren queues the children of every thread of pid.
 func (in *inspector) appendChildren(pid int, tids []int) {
 	if !noChildrenFiles.Load() {
 		for _, tid := range tids {
-			in.path = procPath(in.path, pid, tid, "children", -1)
-			b, err := readPath(in.path, &in.buf, 1<<20)
+			b, err := in.readProc(pid, tid, leafChildren, 1<<20)
 			if err == nil {
 				for i := 0; i < len(b); {
 					if v, ok := atoiZ(nextField(b, &i)); ok {
@@ -141,7 +142,7 @@ func (in *inspector) buildTable() {
 	var st statInfo
 	for _, pid := range pids {
 		in.path = procPath(in.path, pid, -1, "stat", -1)
-		b, err := readPath(in.path, &in.buf, 1<<16)
+		b, err := readPath(in.path, &in.buf, 1<<16, false)
 		if err != nil || !parseStat(b, &st) {
 			continue
 		}
@@ -160,7 +161,7 @@ func (in *inspector) scanGroup() {
 			continue
 		}
 		in.path = procPath(in.path, pid, -1, "stat", -1)
-		b, err := readPath(in.path, &in.buf, 1<<16)
+		b, err := readPath(in.path, &in.buf, 1<<16, false)
 		if err != nil || !parseStat(b, &st) || st.pgrp != in.pgid || st.session != in.rootSid {
 			continue
 		}

@@ -28,11 +28,11 @@ func (s *Session) Foreground() (Foreground, error) {
 	root := s.PID()
 	f := Foreground{PGID: root, PID: root}
 	r.setPath(root, -1, "stat")
-	data, err := r.read()
+	data, err := r.readSeq(false)
 	if err != nil && s.Mode == record.ModePTY {
 		return Foreground{}, fmt.Errorf("foreground of %s: %w", s.ID, err)
 	}
-	rootPGID, tpgid := statGroups(data)
+	rootPGID, tpgid, rootAlone := statGroups(data)
 	if s.Mode == record.ModePTY && tpgid > 0 {
 		f.PGID, f.PID = tpgid, tpgid
 	}
@@ -46,15 +46,16 @@ func (s *Session) Foreground() (Foreground, error) {
 		pid := queue[0]
 		queue = queue[1:]
 		p := ProcArgs{PID: pid, PGID: rootPGID}
+		alone := rootAlone
 		if pid != root {
-			p.PGID = r.pgid(pid)
+			p.PGID, alone = r.pgid(pid)
 		}
 		p.Args = r.cmdline(pid)
 		if pid == f.PID {
 			leader = len(f.Procs)
 		}
 		f.Procs = append(f.Procs, p)
-		queue, tids = r.children(pid, queue, tids[:0])
+		queue, tids = r.children(pid, alone, queue, tids[:0])
 	}
 	f.Comm = r.comm(f.PID)
 	if leader >= 0 {
@@ -70,14 +71,17 @@ func (s *Session) Foreground() (Foreground, error) {
 // maxForegroundProcs bounds the walk of a session's process tree.
 const maxForegroundProcs = 4096
 
-// statGroups returns pgrp and tpgid from a /proc/PID/stat; 0 where
-// unreadable.
-func statGroups(data []byte) (pgrp, tpgid int) {
+// statGroups returns pgrp and tpgid from a /proc/PID/stat (0 where
+// unreadable), and whether the process is a single live thread
+// (num_threads 1, not a zombie): then its only thread is the process
+// itself and its task directory need not be listed.
+func statGroups(data []byte) (pgrp, tpgid int, alone bool) {
 	i := bytes.LastIndexByte(data, ')')
 	if i < 0 {
-		return 0, 0
+		return 0, 0, false
 	}
 	// Fields after "(comm) ": state ppid pgrp session tty_nr tpgid ...
+	// num_threads is the 18th.
 	fields := strings.Fields(string(data[i+1:]))
 	if len(fields) > 2 {
 		pgrp, _ = strconv.Atoi(fields[2])
@@ -85,17 +89,24 @@ func statGroups(data []byte) (pgrp, tpgid int) {
 	if len(fields) > 5 {
 		tpgid, _ = strconv.Atoi(fields[5])
 	}
-	return pgrp, tpgid
+	if len(fields) > 17 {
+		alone = fields[17] == "1" && fields[0] != "Z" && fields[0] != "X"
+	}
+	return pgrp, tpgid, alone
 }
 
 // children appends pid's children, from every thread's children file, to
-// queue; tids is scratch.
-func (r *procReader) children(pid int, queue, tids []int) ([]int, []int) {
-	r.setPath(pid, -1, "task")
-	tids = r.tids(tids)
+// queue; alone says pid is its only thread; tids is scratch.
+func (r *procReader) children(pid int, alone bool, queue, tids []int) ([]int, []int) {
+	if alone {
+		tids = append(tids, pid)
+	} else {
+		r.setPath(pid, -1, "task")
+		tids = r.tids(tids)
+	}
 	for _, t := range tids {
 		r.setPath(pid, t, "children")
-		b, err := r.read()
+		b, err := r.readSeq(true)
 		if err != nil {
 			continue
 		}
@@ -108,14 +119,16 @@ func (r *procReader) children(pid int, queue, tids []int) ([]int, []int) {
 	return queue, tids
 }
 
-func (r *procReader) pgid(pid int) int {
+// pgid returns pid's process group and whether it is a single live thread
+// (see statGroups).
+func (r *procReader) pgid(pid int) (int, bool) {
 	r.setPath(pid, -1, "stat")
-	data, err := r.read()
+	data, err := r.readSeq(false)
 	if err != nil {
-		return 0
+		return 0, false
 	}
-	g, _ := statGroups(data)
-	return g
+	g, _, alone := statGroups(data)
+	return g, alone
 }
 
 func (r *procReader) cmdline(pid int) []string {
@@ -129,7 +142,7 @@ func (r *procReader) cmdline(pid int) []string {
 
 func (r *procReader) comm(pid int) string {
 	r.setPath(pid, -1, "comm")
-	b, err := r.read()
+	b, err := r.readSeq(false)
 	if err != nil {
 		return ""
 	}

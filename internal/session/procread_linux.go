@@ -62,7 +62,22 @@ func (r *procReader) open(flags int) (int, error) {
 
 // read returns the whole file at the current path; the slice is valid
 // until the next read.
-func (r *procReader) read() ([]byte, error) {
+func (r *procReader) read() ([]byte, error) { return r.readFile(false, false) }
+
+// seqRecordsFit: a read of a many-record seq_file that returned no more
+// than this got every record. Such a file fills a read until its buffer,
+// at least a page (4 KiB), cannot take the next record, and no record read
+// that way (a pid and a space) is longer than 32 bytes.
+const seqRecordsFit = 4096 - 32
+
+// readSeq is read for a /proc file made by seq_file (stat, comm, children;
+// not cmdline): one read hands out all of it that fits, so a read that
+// leaves room in the buffer got everything and the read that would return
+// 0 is spared. multi marks a file of many records (children), complete by
+// that test only when the read was short of seqRecordsFit.
+func (r *procReader) readSeq(multi bool) ([]byte, error) { return r.readFile(true, multi) }
+
+func (r *procReader) readFile(seq, multi bool) ([]byte, error) {
 	fd, err := r.open(0)
 	if err != nil {
 		return nil, err
@@ -89,6 +104,9 @@ func (r *procReader) read() ([]byte, error) {
 			break
 		}
 		n += m
+		if seq && n < len(r.buf) && (!multi || n <= seqRecordsFit) {
+			break
+		}
 	}
 	return r.buf[:n], nil
 }

@@ -62,3 +62,31 @@ func TestForeground_Tree(t *testing.T) {
 		})
 	}
 }
+
+// TestForeground_ChildOfAThread: a child started by a thread other than the
+// main one is listed in that thread's children file, so a threaded process
+// has all its threads' files read (a single-threaded one only its own).
+func TestForeground_ChildOfAThread(t *testing.T) {
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	s, err := m.Start(StartOptions{Mode: record.ModePipe, Argv: []string{"python3", "-c", `import subprocess, sys, threading
+started = threading.Event()
+def run():
+    p = subprocess.Popen(["sleep", "60"], start_new_session=True); started.set(); p.wait()
+threading.Thread(target=run).start()
+started.wait()
+sys.stdin.readline()`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := read(t, s, Cursor{}, WaitOptions{Timeout: 20 * time.Second}); r.Wait.Reason != ReasonAwaiting {
+		t.Fatalf("python3 did not wait for input: %+v", r.Wait)
+	}
+	f, err := s.Foreground()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Procs) != 2 || len(f.Procs[1].Args) != 2 || f.Procs[1].Args[0] != "sleep" {
+		t.Fatalf("procs %+v: want python3 and the sleep its thread started", f.Procs)
+	}
+}

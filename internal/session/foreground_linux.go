@@ -32,9 +32,15 @@ func (s *Session) Foreground() (Foreground, error) {
 	if err != nil && s.Mode == record.ModePTY {
 		return Foreground{}, fmt.Errorf("foreground of %s: %w", s.ID, err)
 	}
-	rootPGID, tpgid, rootAlone := statGroups(data)
-	if s.Mode == record.ModePTY && tpgid > 0 {
-		f.PGID, f.PID = tpgid, tpgid
+	rootStat := parseProcStat(data)
+	if s.Mode == record.ModePTY && rootStat.tpgid > 0 {
+		f.PGID, f.PID = rootStat.tpgid, rootStat.tpgid
+	}
+	// The leader's name is the comm its stat shows (the same as its comm
+	// file), taken from the stat read for the walk when it is walked.
+	haveComm := f.PID == root && err == nil
+	if haveComm {
+		f.Comm = string(rootStat.comm)
 	}
 	// Children by parentage (/proc/PID/task/TID/children): a few small
 	// reads for a session's handful of processes, where scanning every
@@ -45,10 +51,14 @@ func (s *Session) Foreground() (Foreground, error) {
 	for len(queue) > 0 && len(f.Procs) < maxForegroundProcs {
 		pid := queue[0]
 		queue = queue[1:]
-		p := ProcArgs{PID: pid, PGID: rootPGID}
-		alone := rootAlone
+		p := ProcArgs{PID: pid, PGID: rootStat.pgrp}
+		alone := rootStat.alone
 		if pid != root {
-			p.PGID, alone = r.pgid(pid)
+			st, ok := r.stat(pid)
+			p.PGID, alone = st.pgrp, st.alone
+			if pid == f.PID && ok {
+				f.Comm, haveComm = string(st.comm), true
+			}
 		}
 		p.Args = r.cmdline(pid)
 		if pid == f.PID {
@@ -57,7 +67,9 @@ func (s *Session) Foreground() (Foreground, error) {
 		f.Procs = append(f.Procs, p)
 		queue, tids = r.children(pid, alone, queue, tids[:0])
 	}
-	f.Comm = r.comm(f.PID)
+	if !haveComm {
+		f.Comm = r.comm(f.PID)
+	}
 	if leader >= 0 {
 		f.Args = f.Procs[leader].Args
 	} else {
@@ -71,28 +83,38 @@ func (s *Session) Foreground() (Foreground, error) {
 // maxForegroundProcs bounds the walk of a session's process tree.
 const maxForegroundProcs = 4096
 
-// statGroups returns pgrp and tpgid from a /proc/PID/stat (0 where
-// unreadable), and whether the process is a single live thread
-// (num_threads 1, not a zombie): then its only thread is the process
-// itself and its task directory need not be listed.
-func statGroups(data []byte) (pgrp, tpgid int, alone bool) {
-	i := bytes.LastIndexByte(data, ')')
+// procStat is what the foreground look uses of a /proc/PID/stat.
+type procStat struct {
+	pgrp, tpgid int // 0 where unreadable
+	// alone: a single live thread (num_threads 1, not a zombie), which is
+	// the process itself, so its task directory need not be listed.
+	alone bool
+	comm  []byte // the name between the parentheses; aliases the data
+}
+
+// parseProcStat decodes the fields of a /proc/PID/stat line it needs.
+func parseProcStat(data []byte) procStat {
+	var st procStat
+	open, i := bytes.IndexByte(data, '('), bytes.LastIndexByte(data, ')')
 	if i < 0 {
-		return 0, 0, false
+		return st
+	}
+	if open >= 0 && open < i {
+		st.comm = data[open+1 : i]
 	}
 	// Fields after "(comm) ": state ppid pgrp session tty_nr tpgid ...
 	// num_threads is the 18th.
 	fields := strings.Fields(string(data[i+1:]))
 	if len(fields) > 2 {
-		pgrp, _ = strconv.Atoi(fields[2])
+		st.pgrp, _ = strconv.Atoi(fields[2])
 	}
 	if len(fields) > 5 {
-		tpgid, _ = strconv.Atoi(fields[5])
+		st.tpgid, _ = strconv.Atoi(fields[5])
 	}
 	if len(fields) > 17 {
-		alone = fields[17] == "1" && fields[0] != "Z" && fields[0] != "X"
+		st.alone = fields[17] == "1" && fields[0] != "Z" && fields[0] != "X"
 	}
-	return pgrp, tpgid, alone
+	return st
 }
 
 // children appends pid's children, from every thread's children file, to
@@ -119,16 +141,15 @@ func (r *procReader) children(pid int, alone bool, queue, tids []int) ([]int, []
 	return queue, tids
 }
 
-// pgid returns pid's process group and whether it is a single live thread
-// (see statGroups).
-func (r *procReader) pgid(pid int) (int, bool) {
+// stat reads pid's stat; ok is false when it cannot be read. The comm
+// in it is valid until the next read.
+func (r *procReader) stat(pid int) (procStat, bool) {
 	r.setPath(pid, -1, "stat")
 	data, err := r.readSeq(false)
 	if err != nil {
-		return 0, false
+		return procStat{}, false
 	}
-	g, _, alone := statGroups(data)
-	return g, alone
+	return parseProcStat(data), true
 }
 
 func (r *procReader) cmdline(pid int) []string {

@@ -103,10 +103,13 @@ func TestPTYShellJob(t *testing.T) {
 	if _, err := c.target.PTY.Write([]byte("import time; time.sleep(30)\n")); err != nil {
 		t.Fatal(err)
 	}
-	q := waitDetail(t, c.target, Running, "(python3) is blocked in")
-	if !strings.Contains(q.Detail, "nanosleep") {
-		t.Errorf("Detail = %q, want the sleep named", q.Detail)
-	}
+	// Waking from pselect6, python3 can be caught between the reads of
+	// its syscall and of its select set (the set is rebuilt before each
+	// call): Running, "blocked in pselect6, not on the input". Wait for
+	// the sleep itself.
+	q := waitState(t, c.target, "python3 asleep", func(p Probe) bool {
+		return p.State == Running && strings.Contains(p.Detail, "(python3) is blocked in") && strings.Contains(p.Detail, "nanosleep")
+	})
 	if p.Fingerprint == q.Fingerprint {
 		t.Errorf("fingerprint %x unchanged", p.Fingerprint)
 	}

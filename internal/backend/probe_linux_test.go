@@ -4,6 +4,7 @@ package backend
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,7 +18,6 @@ import (
 // a session leaves no descriptor behind.
 func TestProcess_ProbeFilesClosedAtExit(t *testing.T) {
 	for _, start := range []func(Spec, func(func()), Sink) (Process, error){StartPTY, StartPipe} {
-		before := openFds(t)
 		var c collector
 		sp := spec(`exec python3 -i -q -c "import threading, time; threading.Thread(target=time.sleep, args=(1000,), daemon=True).start()"`)
 		p, err := start(sp, direct, c.sink)
@@ -37,26 +37,35 @@ func TestProcess_ProbeFilesClosedAtExit(t *testing.T) {
 			}
 			<-time.After(5 * time.Millisecond)
 		}
-		if during := openFds(t); during < before+5 {
-			t.Fatalf("%s: %d descriptors open while probing, %d before: want the probe's files kept", p.Kind(), during, before)
+		pid := p.PID()
+		if n := procFds(t, pid); n < 5 {
+			t.Fatalf("%s: %d descriptors open on /proc/%d while probing: want the probe's files kept", p.Kind(), n, pid)
 		}
 		syscall.Kill(-p.PID(), syscall.SIGKILL)
 		if _, err := p.Wait(); err != nil {
 			t.Fatal(err)
 		}
 		p.Close()
-		if after := openFds(t); after != before {
-			t.Fatalf("%s: %d descriptors open after the session ended, %d before", p.Kind(), after, before)
+		if n := procFds(t, pid); n != 0 {
+			t.Fatalf("%s: %d descriptors open on /proc/%d after the session ended", p.Kind(), n, pid)
 		}
 	}
 }
 
-// openFds counts this process's open descriptors.
-func openFds(t testing.TB) int {
+// procFds counts this process's descriptors open on /proc/PID files (the
+// link names the path they were opened by, also once the process is gone).
+func procFds(t testing.TB, pid int) int {
 	t.Helper()
 	ents, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return len(ents) - 1 // less the one listing
+	n := 0
+	for _, e := range ents {
+		target, err := os.Readlink("/proc/self/fd/" + e.Name())
+		if err == nil && strings.HasPrefix(target, "/proc/"+strconv.Itoa(pid)+"/") {
+			n++
+		}
+	}
+	return n
 }

@@ -204,7 +204,7 @@ func TestInspector_Exec(t *testing.T) {
 
 // TestInspector_NoFdLeak: every descriptor an Inspector holds is closed
 // once the process has gone (at the next probe) or by Close. Not parallel:
-// it counts this process's descriptors.
+// it counts this process's descriptors on /proc files.
 func TestInspector_NoFdLeak(t *testing.T) {
 	for _, end := range []string{"probe after exit", "close"} {
 		t.Run(strings.ReplaceAll(end, " ", "_"), func(t *testing.T) {
@@ -215,7 +215,7 @@ input()"; true`)
 			x := &Inspector{}
 			defer x.Close()
 			waitDetail(t, c.target, AwaitingInput, "(python3) in read")
-			before := openFds(t)
+			before := procFileFds(t)
 			p, err := x.Inspect(c.target)
 			if err != nil || p.State != AwaitingInput {
 				t.Fatalf("Inspect = %+v, %v", p, err)
@@ -226,34 +226,44 @@ input()"; true`)
 			if held < 2+1+4*3+1 {
 				t.Fatalf("Inspector holds %d files, want at least 16", held)
 			}
-			if n := openFds(t); n != before+held {
+			if n := procFileFds(t); n != before+held {
 				t.Fatalf("%d descriptors open, want %d + the %d cached", n, before, held)
 			}
 			if end == "close" {
 				x.Close()
 			} else {
 				syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
-				c.cmd.Wait() // closes the process's pidfd: count from here
-				before = openFds(t) - held
+				c.cmd.Wait()
+				before = procFileFds(t) - held
 				if p, err := x.Inspect(c.target); err != nil || !strings.Contains(p.Detail, "has exited") {
 					t.Fatalf("Inspect after the exit = %+v, %v", p, err)
 				}
 			}
-			if n := openFds(t); n != before || x.cache.len() != 0 {
+			if n := procFileFds(t); n != before || x.cache.len() != 0 {
 				t.Fatalf("%d descriptors open (%d cached), want %d: all %d cached ones closed", n, x.cache.len(), before, held)
 			}
 		})
 	}
 }
 
-// openFds counts this process's open descriptors.
-func openFds(t testing.TB) int {
+// procFileFds counts this process's descriptors open on files of other
+// processes under /proc (the link names the path they were opened by, also
+// once the process is gone).
+func procFileFds(t testing.TB) int {
 	t.Helper()
 	ents, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return len(ents) - 1 // less the one listing
+	self := "/proc/" + strconv.Itoa(os.Getpid()) + "/"
+	n := 0
+	for _, e := range ents {
+		target, err := os.Readlink("/proc/self/fd/" + e.Name())
+		if err == nil && strings.HasPrefix(target, "/proc/") && !strings.HasPrefix(target, self) {
+			n++
+		}
+	}
+	return n
 }
 
 // TestInspector_Budget: past the process-wide budget, probes read their

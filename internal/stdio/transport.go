@@ -109,6 +109,9 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if line, ok := encodeFast(msg); ok && (c.maxReply <= 0 || len(line)-1 <= c.maxReply) {
+		return c.writeRaw(line)
+	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("marshaling message: %w", err)
@@ -144,10 +147,13 @@ func clipError(id jsonrpc.ID, data []byte) []byte {
 	return data
 }
 
-func (c *conn) writeLine(data []byte) error {
+func (c *conn) writeLine(data []byte) error { return c.writeRaw(append(data, '\n')) }
+
+// writeRaw writes line, which ends in its newline.
+func (c *conn) writeRaw(line []byte) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	_, err := c.out.Write(append(data, '\n'))
+	_, err := c.out.Write(line)
 	return err
 }
 
@@ -227,6 +233,9 @@ func (c *conn) decode(line []byte, n int) jsonrpc.Message {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return nil // blank lines separate nothing
+	}
+	if msg, ok := decodeFast(line); ok {
+		return msg
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err == nil {

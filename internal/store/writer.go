@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -70,11 +71,12 @@ func (s *Store) push(o *op) {
 func (s *Store) enqueueOutput(l *Log, stream outlog.Stream, p []byte, off, line int64) int64 {
 	n := int64(len(p))
 	if s.closed {
-		nl, _ := l.mem.AppendShared(stream, p, nil)
-		return nl
+		l.mem.Append(stream, p)
+		return int64(bytes.Count(p, []byte{'\n'}))
 	}
 	if s.pendBytes+n > s.opt.MaxPending {
-		nl, _ := l.mem.AppendShared(stream, p, nil)
+		l.mem.Append(stream, p)
+		nl := int64(bytes.Count(p, []byte{'\n'}))
 		if l.gapBytes == 0 {
 			l.gapFrom, l.gapLine = off, line
 		}

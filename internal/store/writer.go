@@ -62,6 +62,11 @@ func (s *Store) push(o *op) {
 	}
 }
 
+// recordParts is room for the slices of a full output record: maxChunk
+// spans four of the memory log's 64 KiB blocks, five when it starts inside
+// one, so a streaming record's slice list is allocated once.
+const recordParts = 5
+
 // enqueueOutput appends p to l's memory log and queues it for disk, or
 // records it as part of a gap when the writer is too far behind; it
 // returns the newlines in p. s.mu must be held (it orders the queue with
@@ -91,7 +96,7 @@ func (s *Store) enqueueOutput(l *Log, stream outlog.Stream, p []byte, off, line 
 	o := l.open
 	if o == nil || o.stream != uint8(stream) || o.off+o.size != off || o.size+n > maxChunk {
 		o = &op{kind: opRecord, rkind: kindOutput, log: l, sid: l.id, t: time.Now().UnixNano(), off: off, line: line,
-			stream: uint8(stream)}
+			stream: uint8(stream), parts: make([][]byte, 0, recordParts)}
 		l.open = o
 		s.push(o)
 	}

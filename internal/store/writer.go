@@ -368,9 +368,9 @@ func (s *Store) Sync(timeout time.Duration) bool {
 	}
 	s.mu.Lock()
 	target := s.enq
-	if s.committed >= target || s.closed {
+	if done := s.committed >= target; done || s.closed {
 		s.mu.Unlock()
-		return s.committed >= target
+		return done
 	}
 	s.mu.Unlock()
 	for _, c := range []chan struct{}{s.wake, s.nudge} {

@@ -147,11 +147,8 @@ func setupDocker() dockerTestEnv {
 	if env.image, err = importImage(ctx, env.cli); err != nil {
 		return dockerTestEnv{err: err}
 	}
-	env.node = filepath.Join(dir, "agentty")
-	build := exec.Command("go", "build", "-o", env.node, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		return dockerTestEnv{err: fmt.Errorf("static build: %v: %s", err, out)}
+	if env.node, err = buildStatic(); err != nil {
+		return dockerTestEnv{err: err}
 	}
 	return env
 }

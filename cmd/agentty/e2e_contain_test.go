@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,14 +12,25 @@ import (
 // [sandbox] in its configuration: a session's program runs through the
 // binary's own sandbox helper, cannot write outside its cwd, has no
 // network beyond loopback, and get_session_info says how it is held.
-func TestServe_ConfiguredSandbox(t *testing.T) {
+func TestServe_ConfiguredSandbox(t *testing.T) { configuredSandbox(t, nil) }
+
+// TestServe_StaticBuildSandbox is TestServe_ConfiguredSandbox with agentty
+// built as README installs it (CGO_ENABLED=0): without cgo, go-landlock's
+// psx applies the rules through the runtime's all-threads syscall instead
+// of libc's threads.
+func TestServe_StaticBuildSandbox(t *testing.T) {
+	exe := staticBinary(t)
+	configuredSandbox(t, func(c *exec.Cmd) { c.Path, c.Args[0] = exe, exe })
+}
+
+func configuredSandbox(t *testing.T, setup func(*exec.Cmd)) {
 	cfgPath := filepath.Join(t.TempDir(), "config.toml")
 	cfg := "[limits]\ncpu_seconds = 600\nno_core_dumps = true\n\n[sandbox]\nfilesystem = \"readonly\"\nno_network = true\n"
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	outside := t.TempDir()
-	s := startServer(t, "-config", cfgPath)
+	s := startServerWith(t, setup, "-config", cfgPath)
 	cwd := t.TempDir()
 	var r struct {
 		SessionID string `json:"session_id"`

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"bytes"
+	"os"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +44,7 @@ func descending(n int) []int {
 // TestResults_Print: the tables carry the reproducing command, every row
 // and the failures.
 func TestResults_Print(t *testing.T) {
-	r := &Results{Command: "agentty bench -n 2 -size 1MB -sessions 1", Env: Env{Agentty: "v", CPUs: 2},
+	r := &Results{Command: "agentty bench -n 2 -size 1MB -sessions 1", Env: Env{Agentty: "v", CPUs: 2, Build: "static (CGO_ENABLED=0)"},
 		REPL:   REPL{PTY: Latency{Count: 2, MedianMs: 1.5}, Mismatches: 1},
 		Ingest: []Ingest{{Name: "agentty pipe mode, --no-store", Bytes: 1000000, Seconds: 0.5, MBps: 2}},
 		Memory: Memory{Sessions: 1, IdleKiB: 100, LoadedKiB: 150, PerSessionKiB: 50},
@@ -51,6 +53,7 @@ func TestResults_Print(t *testing.T) {
 	r.Print(&b)
 	for _, want := range []string{
 		"agentty bench — reproduce with: agentty bench -n 2 -size 1MB -sessions 1\n",
+		"\nbinary built static (CGO_ENABLED=0)\n\n",
 		"agentty send_input, pty (python3 -q)  2    1.50  0.00",
 		"agentty pipe mode, --no-store        1000000              -    0.500     2",
 		"with 1 idle cat sessions (pty)   150",
@@ -135,5 +138,33 @@ func TestScale_PrintBudgets(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestBuildMode: the build mode is read from the binary measured (here the
+// test binary), as its build settings say.
+func TestBuildMode(t *testing.T) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Fatal("no build info in the test binary")
+	}
+	want := ""
+	for _, st := range bi.Settings {
+		if st.Key == "CGO_ENABLED" {
+			want = "static (CGO_ENABLED=0)"
+			if st.Value != "0" {
+				want = "with cgo (CGO_ENABLED=1): idle RSS about 6 MiB more than a static build"
+			}
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := buildMode(exe); got != want || got == "" {
+		t.Fatalf("buildMode = %q, want %q", got, want)
+	}
+	if got := buildMode("/nonexistent"); got != "" {
+		t.Fatalf("buildMode of no file = %q", got)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // runScale is "agentty bench -scale N": the scale measurement alone.
 func runScale(ctx context.Context, rn *runner, cfg Config) *Results {
-	res := &Results{Command: fmt.Sprintf("agentty bench -scale %d", cfg.Scale), Env: environment(cfg.Version)}
+	res := &Results{Command: fmt.Sprintf("agentty bench -scale %d", cfg.Scale), Env: environment(cfg.Version, rn.exe)}
 	if cfg.ReturnWithin <= 0 {
 		cfg.ReturnWithin = time.Minute
 	}

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 )
@@ -67,7 +68,13 @@ type Options struct {
 // EnvName is the environment variable for a flag: max-sessions ->
 // AGENTTY_MAX_SESSIONS.
 func EnvName(flagName string) string {
-	return EnvPrefix + strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(flagName))
+	// One pass, no replacer built per call: serve asks for every flag's.
+	return EnvPrefix + strings.Map(func(r rune) rune {
+		if r == '-' || r == '.' {
+			return '_'
+		}
+		return unicode.ToUpper(r)
+	}, flagName)
 }
 
 // DefaultPath is $XDG_CONFIG_HOME/agentty/config.toml, falling back to
@@ -260,6 +267,9 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 // so a misspelt variable is reported instead of silently ignored. Names in
 // ignore (variables agentty sets for other purposes) are skipped.
 func UnknownEnv(fs *flag.FlagSet, environ []string, ignore ...string) []string {
+	if !slices.ContainsFunc(environ, func(kv string) bool { return strings.HasPrefix(kv, EnvPrefix) }) {
+		return nil // the usual case: no flag's name to build
+	}
 	known := map[string]bool{}
 	fs.VisitAll(func(f *flag.Flag) { known[EnvName(f.Name)] = true })
 	var out []string

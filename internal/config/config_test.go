@@ -159,8 +159,15 @@ func TestConfig_CheckAndSectionTypos(t *testing.T) {
 }
 
 func TestEnvName(t *testing.T) {
-	if got := EnvName("session-memory"); got != "AGENTTY_SESSION_MEMORY" {
-		t.Fatal(got)
+	for flag, want := range map[string]string{
+		"session-memory": "AGENTTY_SESSION_MEMORY",
+		"store.max-age":  "AGENTTY_STORE_MAX_AGE",
+		"x":              "AGENTTY_X",
+		"Mixed-Case.2":   "AGENTTY_MIXED_CASE_2",
+	} {
+		if got := EnvName(flag); got != want {
+			t.Errorf("EnvName(%q) = %q, want %q", flag, got, want)
+		}
 	}
 }
 
@@ -169,5 +176,8 @@ func TestUnknownEnv(t *testing.T) {
 	got := UnknownEnv(f.fs, []string{"AGENTTY_MAX_SESSIONS=3", "AGENTTY_MAX_SESION=3", "AGENTTY_SESSION=x/s1", "HOME=/h"}, "AGENTTY_SESSION")
 	if strings.Join(got, ",") != "AGENTTY_MAX_SESION" {
 		t.Fatal(got)
+	}
+	if got := UnknownEnv(f.fs, []string{"HOME=/h", "PATH=/bin"}); got != nil {
+		t.Fatalf("no AGENTTY_ variable: got %q", got)
 	}
 }

@@ -28,3 +28,14 @@ func BenchmarkCheckScript(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNew measures compiling the policy agentty serve starts with
+// (no rules, the config directory protected): a part of every cold start.
+func BenchmarkNew(b *testing.B) {
+	path := "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/go/bin:/root/go/bin"
+	for b.Loop() {
+		if _, err := New(Options{Protected: []string{"/root/.config/agentty"}, PathEnv: path, Home: "/root"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

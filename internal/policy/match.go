@@ -89,7 +89,8 @@ func (en entry) matches(p *Policy, e exe, isDeny bool) bool {
 			return true
 		}
 		dir := filepath.Dir(e.path)
-		return slices.Contains(p.pathDirs, dir) || slices.Contains(p.pathDirs, realPath(dir))
+		dirs := p.pathDirs()
+		return slices.Contains(dirs, dir) || slices.Contains(dirs, realPath(dir))
 	case relativePath:
 		if e.word == en.raw {
 			return true

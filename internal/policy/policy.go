@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Rules is the [policy] section of the configuration. The command policy is
@@ -68,7 +69,11 @@ type Policy struct {
 	cwdRoots  []string // cleaned, symlinks resolved
 	protected []string // cleaned, symlinks resolved where they exist
 	spellings []string // ways a script can spell a protected directory
-	pathDirs  []string // absolute PATH directories
+	// pathDirs are the absolute PATH directories, as written and resolved,
+	// resolved at the first allow rule that needs them: a cold start does
+	// not stat every PATH directory's components for a policy that may
+	// never match a path-qualified command.
+	pathDirs  func() []string
 	pathEnv   string
 	home      string
 	maxScript int
@@ -86,11 +91,15 @@ func New(o Options) (*Policy, error) {
 	if p.maxScript <= 0 {
 		p.maxScript = DefaultMaxScriptBytes
 	}
-	for _, d := range filepath.SplitList(p.pathEnv) {
-		if filepath.IsAbs(d) {
-			p.pathDirs = append(p.pathDirs, filepath.Clean(d), realPath(d))
+	p.pathDirs = sync.OnceValue(func() []string {
+		var dirs []string
+		for _, d := range filepath.SplitList(p.pathEnv) {
+			if filepath.IsAbs(d) {
+				dirs = append(dirs, filepath.Clean(d), realPath(d))
+			}
 		}
-	}
+		return dirs
+	})
 	r := o.Rules
 	p.enabled = len(r.Allow)+len(r.Deny)+len(r.DenyPatterns)+len(r.Confirm)+len(r.ConfirmPatterns)+len(r.Cwd) > 0 || r.Secure
 	var err error

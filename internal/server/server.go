@@ -20,7 +20,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentty/agentty/internal/askpass"
 	"github.com/agentty/agentty/internal/audit"
 	"github.com/agentty/agentty/internal/console"
 	"github.com/agentty/agentty/internal/gate"
@@ -63,7 +62,7 @@ type Server struct {
 	guardKick *time.Timer // starts a guard still put off after guardDelay (keepers.go); nil: no guard
 	mcp       *mcp.Server
 	pages     *secret.Pages    // one-time pages where the person types secrets
-	askpass   *askpass.Server  // nil: no SUDO_ASKPASS
+	askpass   *lazyAskpass     // nil: no SUDO_ASKPASS
 	console   *console.Handler // the person's API front ends mount under /v1/
 	restoreGC func()           // ends holdGCForStart (idempotent); called by returnMemory
 
@@ -117,13 +116,15 @@ func New(cfg Config) (*Server, error) {
 		return nil, storeError{err}
 	}
 	person := &mcpserver.Person{}
-	ap, mgrOf := startAskpass(cfg.Askpass, log, person)
+	ap := newAskpass(cfg.Askpass, log, person)
 	sc := sessionConfig(&cfg, log, pool, st, aud)
 	if ap != nil {
-		sc.Env = ap.Env()
+		sc.EnvFunc = ap.Env
 	}
 	mgr := session.NewManager(sc)
-	mgrOf.Store(mgr)
+	if ap != nil {
+		ap.mgr.Store(mgr)
+	}
 	s := &Server{log: log, version: cfg.Version, mgr: mgr, pool: pool, store: st, audit: aud,
 		pages: secret.New(secret.Options{Logger: log}), askpass: ap, restoreGC: restoreGC}
 	started(log, &cfg, pol, aud)
@@ -191,7 +192,7 @@ func (s *Server) Close() error {
 		s.serving.Wait()
 		// Questions for the person end before the sessions asking them.
 		if s.askpass != nil {
-			_ = s.askpass.Close()
+			s.askpass.Close()
 		}
 		_ = s.pages.Close()
 		s.mgr.Close()

@@ -56,8 +56,12 @@ type Config struct {
 	// Recorder observes inputs, resizes, signals and exits (nil: none).
 	Recorder record.Recorder
 	// Env are defaults every local child starts with, under the caller's
-	// variables (SUDO_ASKPASS pointing at agentty askpass).
+	// variables.
 	Env map[string]string
+	// EnvFunc, if set, adds defaults made when a local child is about to
+	// start (SUDO_ASKPASS pointing at agentty askpass, whose socket it
+	// opens at the first call), under Env and the caller's variables.
+	EnvFunc func() map[string]string
 	// Contain holds local sessions in cgroups, under limits and a
 	// sandbox (nil: process-tree tracking, no limits, no sandbox).
 	Contain *ContainConfig
@@ -205,10 +209,9 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 		return m.startRemote(o, id, marker)
 	}
 	callerEnv := o.Env
-	if len(m.cfg.Env) > 0 {
-		e := maps.Clone(m.cfg.Env)
-		maps.Copy(e, o.Env)
-		o.Env = e
+	if env := m.defaultEnv(); len(env) > 0 {
+		maps.Copy(env, o.Env)
+		o.Env = env
 	}
 	spec, err := resolve(&o, marker)
 	o.Env = callerEnv // the session's record lists what the caller set
@@ -461,4 +464,20 @@ func shellJoin(argv []string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// defaultEnv is a new map of what every local child starts with under the
+// caller's variables: cfg.EnvFunc's, then cfg.Env's over them.
+func (m *Manager) defaultEnv() map[string]string {
+	var env map[string]string
+	if m.cfg.EnvFunc != nil {
+		env = maps.Clone(m.cfg.EnvFunc())
+	}
+	if len(m.cfg.Env) > 0 {
+		if env == nil {
+			env = make(map[string]string, len(m.cfg.Env))
+		}
+		maps.Copy(env, m.cfg.Env)
+	}
+	return env
 }

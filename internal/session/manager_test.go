@@ -3,12 +3,14 @@ package session
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/record"
 )
 
@@ -109,5 +111,33 @@ func TestSession_ReadersAndPipeSignals(t *testing.T) {
 	}
 	if _, err := s.Send(Input{Text: "x"}, time.Now().Add(time.Second)); !errors.Is(err, ErrExited) || !strings.Contains(err.Error(), "exited with code 7") {
 		t.Fatalf("send to exited: %v", err)
+	}
+}
+
+// TestManager_DefaultEnv: a local child starts with EnvFunc's variables,
+// Env's over them and the caller's over both; EnvFunc runs at each start.
+func TestManager_DefaultEnv(t *testing.T) {
+	calls := 0
+	m := NewManager(Config{Env: map[string]string{"A": "env", "B": "env"},
+		EnvFunc: func() map[string]string { calls++; return map[string]string{"A": "func", "B": "func", "C": "func"} }})
+	defer m.Close()
+	for i := 1; i <= 2; i++ {
+		s, err := m.Start(StartOptions{Argv: []string{"sh", "-c", `printf '%s %s %s' "$A" "$B" "$C"`}, Mode: record.ModePipe,
+			Env: map[string]string{"B": "caller"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := s.Wait(context.Background(), 0, WaitOptions{Timeout: 10 * time.Second}); r.Reason != ReasonExited {
+			t.Fatalf("start %d: wait ended %s, want exited", i, r.Reason)
+		}
+		if got := string(s.log.Read(0, -1, 1<<20, outlog.Both).Data); got != "env caller func" {
+			t.Fatalf("start %d: child saw %q, want %q", i, got, "env caller func")
+		}
+		if calls != i {
+			t.Fatalf("EnvFunc ran %d times for %d starts", calls, i)
+		}
+		if got := s.Info().EnvKeys; !slices.Equal(got, []string{"B"}) {
+			t.Fatalf("recorded env keys %v, want the caller's [B]", got)
+		}
 	}
 }

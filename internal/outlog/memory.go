@@ -64,13 +64,31 @@ func NewMemory(limit int64) *Memory {
 
 // Append implements Log.
 func (m *Memory) Append(s Stream, p []byte) {
+	m.append(s, p, nil)
+}
+
+// AppendShared is Append that also reports what the log took in: the
+// newlines in p, and p's bytes as the log holds them, appended to dst as
+// slices of its own blocks (none when the log is closed). A block is only
+// ever appended to, never changed or reused, so these bytes stay the same
+// after the log evicts the block: a caller may keep them instead of a copy
+// of p (the transcript store queues them for disk). Bytes that continue
+// dst's last slice in the same block extend it. Each slice's capacity ends
+// at its length, so appending to one cannot write into the log.
+func (m *Memory) AppendShared(s Stream, p []byte, dst [][]byte) (nl int64, shared [][]byte) {
+	nl = m.append(s, p, &dst)
+	return nl, dst
+}
+
+// append is Append, also adding the stored slices to *dst unless dst is nil.
+func (m *Memory) append(s Stream, p []byte, dst *[][]byte) (nl int64) {
 	if len(p) == 0 {
-		return
+		return 0
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		return
+		return 0
 	}
 	for len(p) > 0 {
 		b := m.tail()
@@ -85,9 +103,14 @@ func (m *Memory) Append(s Stream, p []byte) {
 		if k := len(b.segs); k == 0 || b.segs[k-1].s != s {
 			b.segs = append(b.segs, seg{at: len(b.data), s: s})
 		}
+		at := len(b.data)
 		b.data = append(b.data, p[:n]...)
-		nl := int64(bytes.Count(p[:n], []byte{'\n'}))
-		m.lines += nl
+		if dst != nil {
+			*dst = appendShared(*dst, b.data, at, n)
+		}
+		c := int64(bytes.Count(p[:n], []byte{'\n'}))
+		nl += c
+		m.lines += c
 		m.end += int64(n)
 		m.retained += int64(n)
 		p = p[n:]
@@ -96,6 +119,20 @@ func (m *Memory) Append(s Stream, p []byte) {
 	m.lastAt = time.Now().UnixNano()
 	close(m.notify)
 	m.notify = make(chan struct{})
+	return nl
+}
+
+// appendShared adds data[at:at+n] to dst, extending dst's last slice
+// when that one ends at data[at] in the same array, so a record made of
+// many small appends is a slice per block rather than per append.
+func appendShared(dst [][]byte, data []byte, at, n int) [][]byte {
+	if k := len(dst); k > 0 && at > 0 {
+		if last := dst[k-1]; len(last) > 0 && len(last) <= at && &last[len(last)-1] == &data[at-1] {
+			dst[k-1] = data[at-len(last) : at+n : at+n]
+			return dst
+		}
+	}
+	return append(dst, data[at:at+n:at+n])
 }
 
 // tail returns the last block, creating the first one lazily.

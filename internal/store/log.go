@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -69,20 +68,18 @@ func (l *Log) Append(stream outlog.Stream, p []byte) {
 	if len(p) == 0 || l.mem == nil { // a past session's log is read-only
 		return
 	}
-	nl := int64(bytes.Count(p, []byte{'\n'}))
-	now := time.Now().UnixNano()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.mem.Stats().Closed {
 		return
 	}
 	off, line := l.end.Load(), l.lines.Load()
-	l.mem.Append(stream, p)
+	l.st.mu.Lock()
+	defer l.st.mu.Unlock()
+	nl := l.st.enqueueOutput(l, stream, p, off, line)
+	// Under st.mu, so an event queued after this output is placed after it.
 	l.end.Store(off + int64(len(p)))
 	l.lines.Store(line + nl)
-	l.st.mu.Lock()
-	l.st.enqueueOutput(l, uint8(stream), p, off, line, nl, now)
-	l.st.mu.Unlock()
 }
 
 // CloseWrite implements outlog.Log.

@@ -30,9 +30,9 @@ func (s *Store) segPath(sid string, n int64) string {
 	return filepath.Join(s.segDir(sid), strconv.FormatInt(n, 10)+".seg")
 }
 
-// appendSegment writes data at the end of sid's current segment file and
-// returns where it went. Writer goroutine only.
-func (s *Store) appendSegment(sid string, data []byte) (n, pos int64, err error) {
+// appendSegment writes parts, one record's bytes, at the end of sid's
+// current segment file and returns where they went. Writer goroutine only.
+func (s *Store) appendSegment(sid string, parts [][]byte) (n, pos int64, err error) {
 	g := s.segs[sid]
 	if g == nil {
 		g = &segment{n: -1}
@@ -68,8 +68,8 @@ func (s *Store) appendSegment(sid string, data []byte) (n, pos int64, err error)
 		g.f, g.size = f, fi.Size()
 	}
 	pos = g.size
-	w, err := g.f.Write(data)
-	g.size += int64(w)
+	w, err := writeParts(g.f, parts)
+	g.size += w
 	if err != nil {
 		return 0, 0, fmt.Errorf("append to segment %s: %w", s.segPath(sid, g.n), err)
 	}

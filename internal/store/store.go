@@ -9,10 +9,12 @@
 // storing it as SQLite blobs (see README, Benchmarks).
 //
 // Design: the output pump never waits on disk. Appends copy the bytes into
-// a bounded pending queue under a mutex; one writer goroutine takes the
-// whole queue and commits it in one transaction at most every
-// CommitInterval (group commit): it appends the output to the segment files,
-// then commits the index rows, so an index row never points past the data. Contiguous chunks of one stream that
+// the memory log and queue that copy (outlog.Memory.AppendShared: its
+// blocks never change) in a bounded pending queue under a mutex; one
+// writer goroutine takes the whole queue and commits it in one transaction
+// at most every CommitInterval (group commit): it appends the output to the
+// segment files, then commits the index rows, so an index row never points
+// past the data. Contiguous chunks of one stream that
 // arrive within one commit window are stored as one record. When the queue
 // is full, output is dropped from the store (never from memory) and a "gap"
 // event records exactly which byte range is missing. The in-memory

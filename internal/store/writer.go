@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/excerpt"
+	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/record"
 )
 
@@ -40,7 +42,8 @@ type op struct {
 	nl       int64
 	stream   uint8
 	size     int64
-	data     []byte
+	data     []byte   // an input's or event's bytes
+	parts    [][]byte // output: the bytes, slices of the memory log's blocks
 	event    string
 	who      string
 	redacted bool
@@ -59,40 +62,49 @@ func (s *Store) push(o *op) {
 	}
 }
 
-// enqueueOutput queues output bytes of l, or records them as part of a gap
-// when the writer is too far behind. s.mu must be held; p is copied.
-func (s *Store) enqueueOutput(l *Log, stream uint8, p []byte, off, line, nl int64, now int64) {
-	if s.closed {
-		return
-	}
+// recordParts is room for the slices of a full output record: maxChunk
+// spans four of the memory log's 64 KiB blocks, five when it starts inside
+// one, so a streaming record's slice list is allocated once.
+const recordParts = 5
+
+// enqueueOutput appends p to l's memory log and queues it for disk, or
+// records it as part of a gap when the writer is too far behind; it
+// returns the newlines in p. s.mu must be held (it orders the queue with
+// the memory log's offsets). The queue keeps the memory log's own copy of
+// the bytes (outlog.Memory.AppendShared) rather than a second one: its
+// blocks never change, so an evicted block stays exact until committed.
+func (s *Store) enqueueOutput(l *Log, stream outlog.Stream, p []byte, off, line int64) int64 {
 	n := int64(len(p))
-	if l.gapBytes > 0 {
-		if s.pendBytes+n > s.opt.MaxPending {
-			l.gapBytes += n
-			l.gapNL += nl
-			return
-		}
-		s.closeGap(l, now)
+	if s.closed {
+		l.mem.Append(stream, p)
+		return int64(bytes.Count(p, []byte{'\n'}))
 	}
 	if s.pendBytes+n > s.opt.MaxPending {
-		l.gapFrom, l.gapLine, l.gapBytes, l.gapNL = off, line, n, nl
-		return
+		l.mem.Append(stream, p)
+		nl := int64(bytes.Count(p, []byte{'\n'}))
+		if l.gapBytes == 0 {
+			l.gapFrom, l.gapLine = off, line
+		}
+		l.gapBytes += n
+		l.gapNL += nl
+		return nl
+	}
+	if l.gapBytes > 0 {
+		s.closeGap(l, time.Now().UnixNano())
 	}
 	s.pendBytes += n
-	if o := l.open; o != nil && o.stream == stream && o.off+int64(len(o.data)) == off && len(o.data)+len(p) <= maxChunk {
-		o.data = append(o.data, p...)
-		o.nl += nl
-		o.size = int64(len(o.data))
-		return
+	o := l.open
+	if o == nil || o.stream != uint8(stream) || o.off+o.size != off || o.size+n > maxChunk {
+		o = &op{kind: opRecord, rkind: kindOutput, log: l, sid: l.id, t: time.Now().UnixNano(), off: off, line: line,
+			stream: uint8(stream), parts: make([][]byte, 0, recordParts)}
+		l.open = o
+		s.push(o)
 	}
-	c := max(len(p), 4096)
-	if o := l.open; o != nil && len(o.data)+len(p) > maxChunk {
-		c = max(len(p), maxChunk) // the last chunk filled up: output streams, so no growing by copying
-	}
-	o := &op{kind: opRecord, rkind: kindOutput, log: l, sid: l.id, t: now, off: off, line: line, nl: nl,
-		stream: stream, size: n, data: append(make([]byte, 0, c), p...)}
-	l.open = o
-	s.push(o)
+	nl, parts := l.mem.AppendShared(stream, p, o.parts)
+	o.parts = parts
+	o.nl += nl
+	o.size += n
+	return nl
 }
 
 // closeGap records the output l dropped from the store. s.mu must be held.
@@ -245,7 +257,7 @@ func (s *Store) commit(batch []*op) (map[*Log]struct{}, error) {
 			case o.rkind == kindOutput:
 				// The bytes go to the segment file before the index row
 				// commits: a crash leaves at most unindexed bytes.
-				if seg, pos, err = s.appendSegment(o.sid, o.data); err != nil {
+				if seg, pos, err = s.appendSegment(o.sid, o.parts); err != nil {
 					return nil, err
 				}
 			case !o.redacted && o.data != nil:
@@ -356,9 +368,9 @@ func (s *Store) Sync(timeout time.Duration) bool {
 	}
 	s.mu.Lock()
 	target := s.enq
-	if s.committed >= target || s.closed {
+	if done := s.committed >= target; done || s.closed {
 		s.mu.Unlock()
-		return s.committed >= target
+		return done
 	}
 	s.mu.Unlock()
 	for _, c := range []chan struct{}{s.wake, s.nudge} {

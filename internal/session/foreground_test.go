@@ -29,13 +29,7 @@ func TestForeground_Tree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r := read(t, s, Cursor{}, WaitOptions{Timeout: 20 * time.Second}); r.Wait.Reason != ReasonAwaiting {
-				t.Fatalf("python3 did not wait for input: %+v", r.Wait)
-			}
-			f, err := s.Foreground()
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := foregroundWaiting(t, s)
 			root := s.PID()
 			// Without job control every process but the setsid one stays in
 			// the root's group, which is also the terminal's foreground group.
@@ -79,6 +73,16 @@ sys.stdin.readline()`}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	f := foregroundWaiting(t, s)
+	if len(f.Procs) != 2 || len(f.Procs[1].Args) != 2 || f.Procs[1].Args[0] != "sleep" {
+		t.Fatalf("procs %+v: want python3 and the sleep its thread started", f.Procs)
+	}
+}
+
+// foregroundWaiting waits until python3 in s waits for input and returns
+// the session's foreground then.
+func foregroundWaiting(t *testing.T, s *Session) Foreground {
+	t.Helper()
 	if r := read(t, s, Cursor{}, WaitOptions{Timeout: 20 * time.Second}); r.Wait.Reason != ReasonAwaiting {
 		t.Fatalf("python3 did not wait for input: %+v", r.Wait)
 	}
@@ -86,7 +90,5 @@ sys.stdin.readline()`}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Procs) != 2 || len(f.Procs[1].Args) != 2 || f.Procs[1].Args[0] != "sleep" {
-		t.Fatalf("procs %+v: want python3 and the sleep its thread started", f.Procs)
-	}
+	return f
 }

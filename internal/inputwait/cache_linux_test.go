@@ -66,12 +66,8 @@ func TestInspector_ThreadComesAndGoes(t *testing.T) {
 	if _, err := c.target.PTY.Write([]byte("start\n")); err != nil {
 		t.Fatal(err)
 	}
-	c.out.waitFor(t, "started ")
-	text, _ := c.out.snapshot()
-	m := regexp.MustCompile(`started (\d+)`).FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("no thread id in %q", text)
-	}
+	// The whole line: the id may arrive after "started ".
+	m := c.out.waitMatch(t, regexp.MustCompile(`started (\d+)\r?\n`))
 	tid, _ := strconv.Atoi(m[1])
 	waitState(t, c.target, "the main thread reading again", func(p Probe) bool {
 		return p.State == AwaitingInput && cachedTids(c.insp, pid)[tid] > 0

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -57,6 +58,24 @@ func (o *outBuf) waitFor(t testing.TB, s string) {
 		case <-ch:
 		case <-timeout:
 			t.Fatalf("output never contained %q; got %q", s, text)
+		}
+	}
+}
+
+// waitMatch blocks until re matches the output and returns its submatches:
+// a line printed in one write may still arrive in pieces.
+func (o *outBuf) waitMatch(t testing.TB, re *regexp.Regexp) []string {
+	t.Helper()
+	timeout := time.After(deadline)
+	for {
+		text, ch := o.snapshot()
+		if m := re.FindStringSubmatch(text); m != nil {
+			return m
+		}
+		select {
+		case <-ch:
+		case <-timeout:
+			t.Fatalf("output never matched %s; got %q", re, text)
 		}
 	}
 }

@@ -15,6 +15,12 @@ func (in *inspector) threadRuns(pid, tid int) uint64 {
 	}
 	b, err = in.readProc(pid, tid, leafStatus, 1<<16)
 	if err != nil {
+		if err != errGone && in.countErr == nil {
+			// Not a thread that ended: without its counters the
+			// fingerprint could stay put while the thread runs, and a
+			// stale wait would pass for a new one. The probe fails.
+			in.countErr = err
+		}
 		return mix3(uint64(tid), 0, 0)
 	}
 	return mix3(uint64(tid), parseCtxtSwitches(b), 1)

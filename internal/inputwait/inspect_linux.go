@@ -45,6 +45,10 @@ type inspector struct {
 	// Inspector, for the length of its probe; nil for Inspect.
 	cache *fdCache
 
+	// countErr is the first error, other than a thread having ended, that
+	// kept a thread's run counters from being read in this probe.
+	countErr error
+
 	haveTable bool
 }
 
@@ -89,6 +93,7 @@ func (in *inspector) reset() {
 	in.self = selfPid
 	in.pipefsDev = pipefsDev()
 	in.queue, in.tids, in.members = in.queue[:0], in.tids[:0], in.members[:0]
+	in.countErr = nil
 }
 
 func (in *inspector) inspect(t Target) (Probe, error) {
@@ -127,6 +132,9 @@ func (in *inspector) inspect(t Target) (Probe, error) {
 		// the fingerprint.
 		pv, note := in.judgeMember(m, decode && g.busyM == nil, &sum, &readers)
 		g.add(m, pv, note)
+	}
+	if in.countErr != nil {
+		return Probe{State: Running, Detail: "cannot read the scheduling counters"}, in.countErr
 	}
 	probe := g.probe(decode, in.pgid, fingerprint(sum, in.pgid, len(in.members)))
 	if probe.State == AwaitingInput {

@@ -284,31 +284,22 @@ func (s *Session) armInputGate() {
 // rendered yet (it may hold a query) or an answer is not delivered yet.
 // The program is not awaiting input while this holds.
 func (s *Session) answersPending() bool {
-	pending, _ := s.answersPendingUntil()
-	return pending
-}
-
-// answersPendingUntil is answersPending and, when the screen is behind the
-// log, a channel closed once it has rendered more: a wait looks again
-// then rather than after a fixed pause.
-func (s *Session) answersPendingUntil() (bool, <-chan struct{}) {
 	f := s.scr
 	if f == nil {
-		return false, nil
+		return false
 	}
 	end := s.log.Stats().End
 	f.mu.Lock()
 	behind := f.fed < end && !f.finished
-	progress := f.progress
 	f.mu.Unlock()
 	if behind {
 		select {
 		case f.wake <- struct{}{}: // render now rather than after coalescing
 		default:
 		}
-		return true, progress
+		return true
 	}
-	return f.scr.PendingReplies() > 0, nil
+	return f.scr.PendingReplies() > 0
 }
 
 // TUI reports whether the program shows a full-screen interface (the

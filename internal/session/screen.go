@@ -117,9 +117,15 @@ func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
 	}
 	o.Rows, o.Cols = rows, cols
 	o.Reply = func(p []byte) {
-		s.armInputGate()
+		gateAt := s.armInputGate()
 		if _, err := s.proc.Write(p, time.Now().Add(replyTimeout)); err != nil {
 			s.mgr.log.Debug("terminal query answer not delivered", "session", s.ID, "err", err)
+			return
+		}
+		// As for typed input: until the terminal has taken in the whole
+		// answer, a program asleep between its pieces is not asking.
+		if !gateAt.IsZero() {
+			s.flushInput(gateAt)
 		}
 	}
 	scr, err := screen.New(o)
@@ -270,13 +276,18 @@ func (f *screenFeed) syncTo(ctx context.Context, end int64, deadline time.Time) 
 }
 
 // armInputGate marks the program's current "blocked on input" as stale
-// until it has run, as Send does: an answer to its query is on the way.
-func (s *Session) armInputGate() {
-	if p, err := s.proc.Inspect(); err == nil {
-		s.mu.Lock()
-		s.gate = inputGate{active: true, fp: p.Fingerprint, at: time.Now()}
-		s.mu.Unlock()
+// until it has run, as Send does: an answer to its query is on the way. It
+// returns when it armed the gate (zero if the program could not be probed).
+func (s *Session) armInputGate() time.Time {
+	p, err := s.proc.Inspect()
+	if err != nil {
+		return time.Time{}
 	}
+	at := time.Now()
+	s.mu.Lock()
+	s.gate = inputGate{active: true, fp: p.Fingerprint, at: at}
+	s.mu.Unlock()
+	return at
 }
 
 // answersPending reports that the program may be waiting for the

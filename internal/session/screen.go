@@ -295,22 +295,31 @@ func (s *Session) armInputGate() time.Time {
 // rendered yet (it may hold a query) or an answer is not delivered yet.
 // The program is not awaiting input while this holds.
 func (s *Session) answersPending() bool {
+	pending, _ := s.answersPendingUntil()
+	return pending
+}
+
+// answersPendingUntil is answersPending and, when the screen is behind the
+// log, a channel closed once it has rendered more: a wait looks again
+// then rather than after a fixed pause.
+func (s *Session) answersPendingUntil() (bool, <-chan struct{}) {
 	f := s.scr
 	if f == nil {
-		return false
+		return false, nil
 	}
 	end := s.log.Stats().End
 	f.mu.Lock()
 	behind := f.fed < end && !f.finished
+	progress := f.progress
 	f.mu.Unlock()
 	if behind {
 		select {
 		case f.wake <- struct{}{}: // render now rather than after coalescing
 		default:
 		}
-		return true
+		return true, progress
 	}
-	return f.scr.PendingReplies() > 0
+	return f.scr.PendingReplies() > 0, nil
 }
 
 // TUI reports whether the program shows a full-screen interface (the

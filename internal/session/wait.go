@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/ports"
@@ -56,6 +57,9 @@ const (
 	// streamProbe is the pause a stream (napStreak looks in a row with new
 	// output) needs before a probe.
 	streamProbe = 2 * time.Millisecond
+	// quickLooks: in a wait after input, this many looks in a row that
+	// find new output probe at once (a probe costs tens of microseconds).
+	quickLooks = 3
 	// maxProbe bounds the back-off while a program is busy and silent.
 	maxProbe = 50 * time.Millisecond
 	// gateGrace: after input is sent, a blocked reader whose scheduling
@@ -238,6 +242,9 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	// the output. Only one look in a row: output that keeps coming while
 	// the program waits (a background writer) is paced as usual.
 	tail, tailed := false, false
+	// rendered: the screen was behind when the program was found waiting;
+	// closed once it rendered more (nil: nothing to wait for).
+	var rendered <-chan struct{}
 	for {
 		changed := s.log.Changed()
 		st = s.log.Stats()
@@ -253,12 +260,13 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 				probeDelay = max(probeDelay, streamProbe)
 			}
 			probeAt = now.Add(probeDelay)
-			if streak == 1 && o.Input != nil {
+			if streak <= quickLooks && o.Input != nil {
 				// The first output after a quiet look, in a wait after
-				// input: a reply (a REPL's value and prompt) is usually
-				// all there is, so look at once; had the pause come first,
-				// it would have added itself to every round trip. A
-				// stream's next chunks are paced as before.
+				// input: a reply (the echo, a REPL's value, its prompt,
+				// often in separate pieces) is usually all there is, so
+				// look at once; had the pause come first, it would have
+				// added itself to every round trip. A stream's later
+				// chunks are paced as before.
 				probeAt = now
 			}
 		} else {
@@ -293,7 +301,11 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 					idleFP, idleSince = p.Fingerprint, now
 				}
 				quiet := ok && !o.IgnoreInput && s.proc.Quiet()
-				if quiet && !s.answersPending() {
+				var pending bool
+				if quiet {
+					pending, rendered = s.answersPendingUntil()
+				}
+				if quiet && !pending {
 					// Quiet may have appended the output that matches.
 					if m != nil {
 						if txt, ok := m.feed(s, false); ok {
@@ -309,6 +321,11 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 				}
 				probeAt = now.Add(probeDelay)
 				probeDelay = min(probeDelay*2, maxProbe)
+				if rendered != nil {
+					// The screen is behind the output (it may owe the
+					// program an answer): look again once it rendered.
+					probeAt = now.Add(maxProbe)
+				}
 				if ok && !o.IgnoreInput && !quiet && !tailed {
 					tail = true
 					continue
@@ -333,12 +350,17 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 		next = earliest(next, deadline)
 		// Output arriving at every look is a stream: the next chunk wakes
 		// the loop, and the runtime timer's slack no longer matters.
-		if d := next.Sub(now); d < napMax && next.Equal(probeAt) && streak < napStreak {
-			nap(d)
-			continue
+		if d := next.Sub(now); d < napMax && next.Equal(probeAt) && streak < napStreak && rendered == nil {
+			if !s.nap(d) {
+				continue
+			}
+			// Output is ready: the pump appends it and changed fires.
+			now = time.Now()
 		}
 		timer.Reset(next.Sub(now))
 		select {
+		case <-rendered:
+			rendered, probeAt = nil, time.Now()
 		case <-changed:
 		case <-s.done:
 		case <-timer.C:
@@ -346,6 +368,16 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			return WaitResult{Reason: ReasonCancelled}
 		}
 	}
+}
+
+// nap sleeps for d (under napMax) with the kernel's precision, ended early
+// by output where the process can tell (backend.Napper); woke says so.
+func (s *Session) nap(d time.Duration) (woke bool) {
+	if n, ok := s.proc.(backend.Napper); ok {
+		return n.Nap(d)
+	}
+	nap(d)
+	return false
 }
 
 func earliest(a, b time.Time) time.Time {

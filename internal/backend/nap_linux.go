@@ -6,28 +6,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Napper is a Process whose next output can cut a short sleep short. The
-// wait loop sleeps sub-millisecond pauses with the kernel's precision (the
-// runtime's timers round them up to a millisecond when the process is
-// otherwise idle); a plain sleep would see output that arrives meanwhile
-// only when it ends, adding up to the pause to the verdict.
-type Napper interface {
-	// Nap sleeps for d, under a millisecond, or until the program's output
-	// is ready to read; woke says it was the output. The pump then appends
-	// it (the log's Changed fires): a caller waits for that, not for the
-	// descriptor, which stays readable until the pump has read it.
-	Nap(d time.Duration) (woke bool)
-}
-
-var (
-	_ Napper = (*ptyProcess)(nil)
-	_ Napper = (*pipeProcess)(nil)
-)
-
-// Nap implements Napper on the terminal's master.
+// Nap sleeps for d, under a millisecond, or until the program's output is
+// ready to read; woke says it was the output. The wait loop sleeps
+// sub-millisecond pauses with the kernel's precision (the runtime's timers
+// round them up to a millisecond when the process is otherwise idle); a
+// plain sleep would see output that arrives meanwhile only when it ends.
+// The pump then appends the output (the log's Changed fires): a caller
+// waits for that, not for the descriptor, which stays readable until the
+// pump has read it.
 func (p *ptyProcess) Nap(d time.Duration) bool { return napOn(d, p.pump) }
 
-// Nap implements Napper on the output pipes.
+// Nap is ptyProcess.Nap on the output pipes.
 func (p *pipeProcess) Nap(d time.Duration) bool { return napOn(d, p.pumps...) }
 
 // napOn polls the pumps' descriptors, each held open for the poll by its

@@ -18,7 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/ports"
@@ -370,10 +369,17 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	}
 }
 
+// outputNapper is a process whose output can end a short sleep early
+// (backend's local PTY and pipes): Nap sleeps under a millisecond or until
+// output is ready to read, and says which.
+type outputNapper interface {
+	Nap(d time.Duration) (woke bool)
+}
+
 // nap sleeps for d (under napMax) with the kernel's precision, ended early
-// by output where the process can tell (backend.Napper); woke says so.
+// by output where the process can tell; woke says so.
 func (s *Session) nap(d time.Duration) (woke bool) {
-	if n, ok := s.proc.(backend.Napper); ok {
+	if n, ok := s.proc.(outputNapper); ok {
 		return n.Nap(d)
 	}
 	nap(d)

@@ -40,13 +40,13 @@ func (s *Session) OutputChanged() <-chan struct{} { return s.log.Changed() }
 // blocked reading input (decided from the kernel, with the same input gate
 // as waits) and every byte the program wrote is already in the log, so a
 // caller that scanned the log afterwards has seen everything written before
-// the program blocked.
+// the program blocked, and it is owed no answer to a terminal query.
 func (s *Session) AwaitingInput() (state record.State, detail string, ok bool) {
 	if isDone(s.done) {
 		return "", "", false
 	}
-	p, ok := s.awaiting(time.Now())
-	if !ok || !s.proc.Quiet() {
+	p, ok := s.awaitingAnswered(time.Now())
+	if !ok {
 		return "", "", false
 	}
 	return stateOf(p.State), p.Detail, true

@@ -2,9 +2,11 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -166,5 +168,38 @@ func TestScreen_LazyAnswersResizesAndBuilds(t *testing.T) {
 		!slices.Equal(got.Scrollback, want.Scrollback) || sr.Lost != 0 || !slices.Contains(got.Lines, "wide row at 30 columns 1234567") {
 		t.Fatalf("screen %q %+v scrollback %q lost %d\nwant %q %+v scrollback %q", got.Lines, got.Cursor, got.Scrollback, sr.Lost,
 			want.Lines, want.Cursor, want.Scrollback)
+	}
+}
+
+// TestScreen_AnswerNeverEndsAWaitEarly: a program that asks the terminal
+// where its cursor is and reads the answer a byte at a time is not waiting
+// for the agent until it has read all of it and asks for a line. Each of
+// 50 rounds waits for the verdict after the typed line; the program must
+// have printed what follows the answer by then.
+func TestScreen_AnswerNeverEndsAWaitEarly(t *testing.T) {
+	m := NewManager(Config{})
+	defer m.Close()
+	const rounds = 50
+	script := `stty -icanon -echo; i=0; while [ $i -lt ` + strconv.Itoa(rounds) + ` ]; do i=$((i+1)); ` +
+		`printf 'q%d\033[6n' $i; IFS= read -rd R a; printf ' got%d %s\r\n' $i "${a#?}"; read -r x; done`
+	s, err := m.Start(StartOptions{Argv: []string{"bash", "--norc", "-c", script}, Rows: 5, Cols: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= rounds; i++ {
+		var w WaitOptions
+		if i > 1 {
+			if _, err := s.Send(Input{Text: "x", Enter: true}, time.Now().Add(5*time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			mark := s.LastInput()
+			w.Input = &mark
+		}
+		w.Timeout = 20 * time.Second
+		r := read(t, s, Cursor{}, w)
+		want := fmt.Sprintf("q%d got%d [", i, i)
+		if r.Wait.Reason != ReasonAwaiting || !strings.Contains(r.Output.Text, want) {
+			t.Fatalf("round %d: %s with %q, want %s after %q", i, r.Wait.Reason, r.Output.Text, ReasonAwaiting, want)
+		}
 	}
 }

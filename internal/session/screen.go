@@ -32,6 +32,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/screen"
@@ -290,24 +291,26 @@ func (s *Session) armInputGate() time.Time {
 	return at
 }
 
-// answersPending reports that the program may be waiting for the
+// answerLook is where the screen stood with the program's queries at one
+// moment: the log's end then, whether answers may be owed for output
+// before it, and, when the screen was behind, a channel closed once it has
+// rendered more.
+type answerLook struct {
+	pending  bool
+	end      int64
+	rendered <-chan struct{}
+}
+
+// lookAtAnswers reports whether the program may be waiting for the
 // terminal's answer to a query rather than for the agent: output is not
 // rendered yet (it may hold a query) or an answer is not delivered yet.
 // The program is not awaiting input while this holds.
-func (s *Session) answersPending() bool {
-	pending, _ := s.answersPendingUntil()
-	return pending
-}
-
-// answersPendingUntil is answersPending and, when the screen is behind the
-// log, a channel closed once it has rendered more: a wait looks again
-// then rather than after a fixed pause.
-func (s *Session) answersPendingUntil() (bool, <-chan struct{}) {
+func (s *Session) lookAtAnswers() answerLook {
+	end := s.log.Stats().End
 	f := s.scr
 	if f == nil {
-		return false, nil
+		return answerLook{end: end}
 	}
-	end := s.log.Stats().End
 	f.mu.Lock()
 	behind := f.fed < end && !f.finished
 	progress := f.progress
@@ -317,9 +320,41 @@ func (s *Session) answersPendingUntil() (bool, <-chan struct{}) {
 		case f.wake <- struct{}{}: // render now rather than after coalescing
 		default:
 		}
-		return true, progress
+		return answerLook{pending: true, end: end, rendered: progress}
 	}
-	return f.scr.PendingReplies() > 0, nil
+	return answerLook{pending: f.scr.PendingReplies() > 0, end: end}
+}
+
+// answersOwed decides, with before taken ahead of a probe that found the
+// program blocked and quiet, whether it may still be owed an answer. Both
+// looks count: an answer delivered between the probe and a later look
+// leaves the probe's "blocked" stale (it was the wait for that answer,
+// and the answer's input gate was armed after the probe read the gate),
+// and output that reached the log after the first look may have held a
+// query that was answered since.
+func (s *Session) answersOwed(before answerLook) (bool, <-chan struct{}) {
+	if s.scr == nil {
+		return false, nil
+	}
+	after := s.lookAtAnswers()
+	rendered := after.rendered
+	if rendered == nil {
+		rendered = before.rendered
+	}
+	return before.pending || after.pending || after.end != before.end, rendered
+}
+
+// awaitingAnswered is a verdict that the program waits for the agent: it
+// is blocked on input (the gate applied), everything it wrote is in the
+// log, and it is owed no answer from the terminal.
+func (s *Session) awaitingAnswered(now time.Time) (inputwait.Probe, bool) {
+	before := s.lookAtAnswers()
+	p, ok := s.awaiting(now)
+	if !ok || !s.proc.Quiet() {
+		return p, false
+	}
+	owed, _ := s.answersOwed(before)
+	return p, !owed
 }
 
 // TUI reports whether the program shows a full-screen interface (the

@@ -169,7 +169,7 @@ func (s *Session) waitScreen(ctx context.Context, o ScreenOptions, start time.Ti
 		next := deadline
 		if !w.IgnoreInput {
 			if !now.Before(probeAt) {
-				if p, ok := s.awaiting(now); ok && s.proc.Quiet() && !s.answersPending() {
+				if p, ok := s.awaitingAnswered(now); ok {
 					// Quiet may have appended the last bytes: render them.
 					res.Snapshot, res.Pending = s.snapshot(ctx, o)
 					res.Wait = WaitResult{Reason: ReasonAwaiting, State: stateOf(p.State), Detail: p.Detail}

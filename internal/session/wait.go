@@ -295,6 +295,10 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			if !now.Before(probeAt) {
 				// Blocked on input first, then quiet: the block happened after
 				// the program's last write, so the quiet check covers that write.
+				var answers answerLook
+				if !o.IgnoreInput {
+					answers = s.lookAtAnswers() // before the probe: answersOwed
+				}
 				p, ok := s.awaiting(now)
 				if p.Fingerprint != idleFP {
 					idleFP, idleSince = p.Fingerprint, now
@@ -302,7 +306,7 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 				quiet := ok && !o.IgnoreInput && s.proc.Quiet()
 				var pending bool
 				if quiet {
-					pending, rendered = s.answersPendingUntil()
+					pending, rendered = s.answersOwed(answers)
 				}
 				if quiet && !pending {
 					// Quiet may have appended the output that matches.

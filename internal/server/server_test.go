@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == guardArg {
 		os.Exit(RunGuard())
 	}
+	if len(os.Args) > 1 && os.Args[1] == retainArg {
+		os.Exit(runRetainPeak())
+	}
 	// A -race guard would otherwise pause a second at exit.
 	if os.Getenv("GORACE") == "" {
 		os.Setenv("GORACE", "atexit_sleep_ms=0")

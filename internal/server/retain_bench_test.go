@@ -94,7 +94,9 @@ func runRetainPeak() int {
 // BenchmarkRuntime_RetainsAfterPeak measures, in a fresh process each
 // time, what the Go runtime keeps of a peak like 200 idle PTY sessions
 // once everything is freed and returned: the floor under the bench's
-// "RSS after deleting them" row, whatever the server itself frees.
+// "RSS after deleting them" row, whatever the server itself frees:
+//
+//	go test -run '^$' -bench RetainsAfterPeak -benchtime 5x -count 3 ./internal/server
 func BenchmarkRuntime_RetainsAfterPeak(b *testing.B) {
 	var sum retained
 	for range b.N {

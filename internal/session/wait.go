@@ -235,6 +235,7 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	timer := time.NewTimer(o.Timeout)
 	defer timer.Stop()
 	streak := 0 // consecutive looks that found new output
+	lastProbe := start
 	// tail: the last probe found the program waiting for input while Quiet
 	// took output still in the terminal; that output is its last before
 	// the wait, so the next look probes at once instead of pausing after
@@ -259,6 +260,15 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 				probeDelay = max(probeDelay, streamProbe)
 			}
 			probeAt = now.Add(probeDelay)
+			if o.Input != nil && streak < napStreak {
+				// After input, the pause paces probes rather than waits
+				// out the output: a program that writes its reply a byte
+				// at a time (python's REPL writes each character of the
+				// echo and of ">>> " on its own) would otherwise have its
+				// verdict a full pause after its last byte. Probing while
+				// it still writes only finds it running.
+				probeAt = later(now, lastProbe.Add(minProbe))
+			}
 			if streak <= quickLooks && o.Input != nil {
 				// The first output after a quiet look, in a wait after
 				// input: a reply (the echo, a REPL's value, its prompt,
@@ -300,6 +310,7 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 					answers = s.lookAtAnswers() // before the probe: answersOwed
 				}
 				p, ok := s.awaiting(now)
+				lastProbe = now
 				if p.Fingerprint != idleFP {
 					idleFP, idleSince = p.Fingerprint, now
 				}
@@ -388,6 +399,13 @@ func (s *Session) nap(d time.Duration) (woke bool) {
 	}
 	nap(d)
 	return false
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func earliest(a, b time.Time) time.Time {

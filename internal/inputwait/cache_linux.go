@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/procfile"
 )
 
 // Inspector probes one session's target again and again, keeping the /proc
@@ -168,7 +170,7 @@ var openBudget = sync.OnceValue(func() int64 {
 func (in *inspector) readProc(pid, tid int, l leaf, max int) ([]byte, error) {
 	multi := l == leafChildren
 	if in.cache == nil {
-		in.path = procPath(in.path, pid, tid, leafNames[l], -1)
+		in.path = procfile.Path(in.path, pid, tid, leafNames[l], -1)
 		return readPath(in.path, &in.buf, max, multi)
 	}
 	k := fileKey{pid: int32(pid), tid: int32(tid), leaf: l}
@@ -180,7 +182,7 @@ func (in *inspector) readProc(pid, tid int, l leaf, max int) ([]byte, error) {
 		// the number now, if anyone, is read by path as without a cache.
 		in.cache.drop(k)
 	}
-	in.path = procPath(in.path, pid, tid, leafNames[l], -1)
+	in.path = procfile.Path(in.path, pid, tid, leafNames[l], -1)
 	fd, err := openPath(in.path, 0)
 	if err != nil {
 		return nil, err
@@ -197,7 +199,7 @@ func (in *inspector) readProc(pid, tid int, l leaf, max int) ([]byte, error) {
 func (in *inspector) listTasks(pid int) error {
 	start := len(in.tids)
 	if in.cache == nil {
-		in.path = procPath(in.path, pid, -1, "task", -1)
+		in.path = procfile.Path(in.path, pid, -1, "task", -1)
 		tids, err := readDirInts(in.path, in.dents, in.tids)
 		in.tids = tids
 		return err
@@ -214,7 +216,7 @@ func (in *inspector) listTasks(pid int) error {
 		in.tids = in.tids[:start]
 		in.cache.drop(k)
 	}
-	in.path = procPath(in.path, pid, -1, "task", -1)
+	in.path = procfile.Path(in.path, pid, -1, "task", -1)
 	fd, err := openPath(in.path, unix.O_DIRECTORY)
 	if err != nil {
 		return err

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/procfile"
 )
 
 // cachedTids returns the thread ids of pid the Inspector holds files of,
@@ -112,7 +114,7 @@ func TestInspector_ReusedNumberReadByPath(t *testing.T) {
 	// A descriptor bound to a task that has ended: an exited child's.
 	gone := startPipe(t, "true")
 	waitDetail(t, gone.target, Running, "has exited")
-	path := procPath(nil, gone.target.Root, gone.target.Root, "stat", -1)
+	path := procfile.Path(nil, gone.target.Root, gone.target.Root, "stat", -1)
 	deadFd, err := openPath(path, 0)
 	if err != nil {
 		t.Fatalf("open the zombie's stat: %v", err)

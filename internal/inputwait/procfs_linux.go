@@ -4,11 +4,12 @@ package inputwait
 
 import (
 	"errors"
-	"strconv"
 	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/procfile"
 )
 
 // The helpers below talk to /proc with raw syscalls on NUL-terminated paths
@@ -67,72 +68,15 @@ func readPath(path []byte, buf *[]byte, max int, multi bool) ([]byte, error) {
 	return readFd(fd, buf, max, multi)
 }
 
-// seqRecordsFit: a read of a many-record seq_file that returned no more
-// than this got every record. Such a file fills a read until its buffer,
-// at least a page (4 KiB), cannot take the next record, and no record read
-// that way (a pid and a space) is longer than 32 bytes.
-const seqRecordsFit = 4096 - 32
-
-// readFd reads the whole of an open /proc file into *buf from offset 0,
-// growing it up to max bytes, and returns the filled part. The files read
-// this way are seq_files: a read at offset 0 makes the kernel generate the
-// contents afresh, and one read hands out all of it that fits. So a read
-// that leaves room in the buffer got everything, and the read that would
-// return 0 is spared; a file of many records (multi) is only known complete
-// by that test when the read was short of seqRecordsFit.
+// readFd reads the whole of an open /proc seq_file (see procfile.ReadAll)
+// into *buf, growing it up to max bytes; multi marks a file of many
+// records (children).
 func readFd(fd int, buf *[]byte, max int, multi bool) ([]byte, error) {
-	b := (*buf)[:cap(*buf)]
-	if len(b) == 0 {
-		b = make([]byte, 4096)
-		*buf = b[:0]
+	b, err := procfile.ReadAll(fd, buf, max, true, multi)
+	if err != nil {
+		return nil, goneErr(err)
 	}
-	n := 0
-	for {
-		if n == len(b) {
-			if len(b) >= max {
-				break
-			}
-			nb := make([]byte, 2*len(b))
-			copy(nb, b[:n])
-			b = nb
-			*buf = nb[:0]
-		}
-		m, err := unix.Pread(fd, b[n:], int64(n))
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, goneErr(err)
-		}
-		if m == 0 {
-			break
-		}
-		n += m
-		if n < len(b) && (!multi || n <= seqRecordsFit) {
-			break
-		}
-	}
-	return b[:n], nil
-}
-
-// procPath builds "/proc/PID[/task/TID]/leaf[/N]\x00" into b. tid and n are
-// omitted when negative.
-func procPath(b []byte, pid, tid int, leaf string, n int) []byte {
-	b = append(b[:0], "/proc/"...)
-	b = strconv.AppendInt(b, int64(pid), 10)
-	if tid >= 0 {
-		b = append(b, "/task/"...)
-		b = strconv.AppendInt(b, int64(tid), 10)
-	}
-	if leaf != "" {
-		b = append(b, '/')
-		b = append(b, leaf...)
-	}
-	if n >= 0 {
-		b = append(b, '/')
-		b = strconv.AppendInt(b, int64(n), 10)
-	}
-	return append(b, 0)
+	return b, nil
 }
 
 // readDirInts lists the numeric entries of a NUL-terminated directory path
@@ -192,7 +136,8 @@ func atoiZ(b []byte) (int, bool) {
 	return v, digits > 0
 }
 
-// statInfo is the part of /proc/PID/task/TID/stat the decision uses.
+// statInfo is the part of /proc/PID/task/TID/stat the decision uses; it
+// keeps a copy of comm, as it outlives the buffer the line was read into.
 type statInfo struct {
 	state   byte
 	ppid    int
@@ -206,56 +151,15 @@ type statInfo struct {
 
 func (s *statInfo) name() string { return string(s.comm[:s.commLen]) }
 
-// parseStat decodes a stat line. comm may contain spaces and parentheses,
-// so the fields are counted from the last ')'.
+// parseStat decodes a stat line (see procfile.ParseStat).
 func parseStat(b []byte, s *statInfo) bool {
-	open, close := -1, -1
-	for i, c := range b {
-		if c == '(' && open < 0 {
-			open = i
-		}
-		if c == ')' {
-			close = i
-		}
-	}
-	if open < 0 || close < open || close+2 >= len(b) {
+	var st procfile.Stat
+	if !procfile.ParseStat(b, &st) {
 		return false
 	}
-	s.commLen = copy(s.comm[:], b[open+1:close])
-	rest := b[close+2:]
-	s.state = rest[0]
-	// Fields after state: ppid pgrp session tty_nr, then twelve more up to
-	// num_threads (optional here: only a hint for listing threads).
-	var f [17]int64
-	i := 1
-	for k := range f {
-		for i < len(rest) && rest[i] == ' ' {
-			i++
-		}
-		neg := false
-		if i < len(rest) && rest[i] == '-' {
-			neg = true
-			i++
-		}
-		var v int64
-		start := i
-		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
-			v = v*10 + int64(rest[i]-'0')
-			i++
-		}
-		if i == start {
-			if k < 4 {
-				return false
-			}
-			break
-		}
-		if neg {
-			v = -v
-		}
-		f[k] = v
-	}
-	s.ppid, s.pgrp, s.session, s.ttyNr = int(f[0]), int(f[1]), int(f[2]), uint64(uint32(f[3]))
-	s.threads = int(f[16])
+	s.state, s.ppid, s.pgrp, s.session = st.State, st.PPid, st.PGrp, st.Session
+	s.ttyNr, s.threads = uint64(st.TTYNr), st.NumThreads
+	s.commLen = copy(s.comm[:], st.Comm)
 	return true
 }
 

@@ -78,25 +78,6 @@ func TestParseCounters(t *testing.T) {
 	}
 }
 
-func TestProcPath(t *testing.T) {
-	tests := []struct {
-		pid, tid int
-		leaf     string
-		n        int
-		want     string
-	}{
-		{12, -1, "stat", -1, "/proc/12/stat\x00"},
-		{12, 13, "syscall", -1, "/proc/12/task/13/syscall\x00"},
-		{12, -1, "fd", 0, "/proc/12/fd/0\x00"},
-		{12, 13, "", -1, "/proc/12/task/13\x00"},
-	}
-	for _, tc := range tests {
-		if got := string(procPath(nil, tc.pid, tc.tid, tc.leaf, tc.n)); got != tc.want {
-			t.Errorf("procPath = %q, want %q", got, tc.want)
-		}
-	}
-}
-
 func TestLookupSyscall(t *testing.T) {
 	for _, row := range syscallTable {
 		kind, name := lookupSyscall(row.nr)

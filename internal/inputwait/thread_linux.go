@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/procfile"
 )
 
 // threadClass is what one thread is doing, as far as the decision cares.
@@ -99,7 +101,7 @@ func (in *inspector) fdClassOf(p *procCtx, fd int) fdClass {
 	}
 	c := fdOther
 	var st unix.Stat_t
-	in.path = procPath(in.path, p.pid, -1, "fd", fd)
+	in.path = procfile.Path(in.path, p.pid, -1, "fd", fd)
 	if statPath(in.path, &st) == nil {
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFCHR:
@@ -130,7 +132,7 @@ func (in *inspector) readMem(p *procCtx, addr uint64, b []byte) error {
 		return nil
 	}
 	if p.memFd < 0 {
-		in.path = procPath(in.path, p.pid, -1, "mem", -1)
+		in.path = procfile.Path(in.path, p.pid, -1, "mem", -1)
 		fd, err := openPath(in.path, 0)
 		if err != nil {
 			return deniedErr(err)
@@ -288,7 +290,7 @@ func (v *localView) fdClass(fd int) fdClass { return v.in.fdClassOf(v.p, fd) }
 func (v *localView) readMem(addr uint64, b []byte) error { return v.in.readMem(v.p, addr, b) }
 
 func (v *localView) fdinfo(fd int) ([]byte, error) {
-	v.in.path = procPath(v.in.path, v.p.pid, -1, "fdinfo", fd)
+	v.in.path = procfile.Path(v.in.path, v.p.pid, -1, "fdinfo", fd)
 	b, err := readPath(v.in.path, &v.in.buf, maxFdinfo, false)
 	return b, deniedErr(err)
 }

@@ -4,6 +4,8 @@ package inputwait
 
 import (
 	"sync/atomic"
+
+	"github.com/agentty/agentty/internal/procfile"
 )
 
 // member is a live process of the inspected group found by the walk; its
@@ -111,7 +113,7 @@ func (in *inspector) appendChildren(pid int, tids []int) {
 			}
 			// ENOENT for a thread that still exists means the kernel has
 			// no children files at all.
-			in.path = procPath(in.path, pid, tid, "", -1)
+			in.path = procfile.Path(in.path, pid, tid, "", -1)
 			if err == errGone && statPath(in.path, &in.stat) == nil {
 				noChildrenFiles.Store(true)
 				break
@@ -141,7 +143,7 @@ func (in *inspector) buildTable() {
 	in.scan = pids
 	var st statInfo
 	for _, pid := range pids {
-		in.path = procPath(in.path, pid, -1, "stat", -1)
+		in.path = procfile.Path(in.path, pid, -1, "stat", -1)
 		b, err := readPath(in.path, &in.buf, 1<<16, false)
 		if err != nil || !parseStat(b, &st) {
 			continue
@@ -160,7 +162,7 @@ func (in *inspector) scanGroup() {
 		if pid == in.self || in.visited(pid) {
 			continue
 		}
-		in.path = procPath(in.path, pid, -1, "stat", -1)
+		in.path = procfile.Path(in.path, pid, -1, "stat", -1)
 		b, err := readPath(in.path, &in.buf, 1<<16, false)
 		if err != nil || !parseStat(b, &st) || st.pgrp != in.pgid || st.session != in.rootSid {
 			continue

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentty/agentty/internal/procfile"
 	"github.com/agentty/agentty/internal/record"
 )
 
@@ -92,29 +93,19 @@ type procStat struct {
 	comm  []byte // the name between the parentheses; aliases the data
 }
 
-// parseProcStat decodes the fields of a /proc/PID/stat line it needs.
+// parseProcStat decodes the fields of a /proc/PID/stat line it needs; a
+// line it cannot decode gives the zero procStat.
 func parseProcStat(data []byte) procStat {
-	var st procStat
-	open, i := bytes.IndexByte(data, '('), bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return st
+	var st procfile.Stat
+	if !procfile.ParseStat(data, &st) {
+		return procStat{}
 	}
-	if open >= 0 && open < i {
-		st.comm = data[open+1 : i]
+	return procStat{
+		pgrp:  st.PGrp,
+		tpgid: st.TPGid,
+		alone: st.NumThreads == 1 && st.State != 'Z' && st.State != 'X',
+		comm:  st.Comm,
 	}
-	// Fields after "(comm) ": state ppid pgrp session tty_nr tpgid ...
-	// num_threads is the 18th.
-	fields := strings.Fields(string(data[i+1:]))
-	if len(fields) > 2 {
-		st.pgrp, _ = strconv.Atoi(fields[2])
-	}
-	if len(fields) > 5 {
-		st.tpgid, _ = strconv.Atoi(fields[5])
-	}
-	if len(fields) > 17 {
-		st.alone = fields[17] == "1" && fields[0] != "Z" && fields[0] != "X"
-	}
-	return st
 }
 
 // children appends pid's children, from every thread's children file, to

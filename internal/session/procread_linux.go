@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/procfile"
 )
 
 // procReader reads small /proc files with raw open/read/close into a
@@ -17,7 +19,7 @@ import (
 // those syscalls were a measurable part of the round trip.
 type procReader struct {
 	path  []byte // NUL-terminated path being opened
-	buf   []byte // file contents, valid until the next read
+	buf   []byte // file contents, valid until the next read; its capacity is the buffer
 	dents []byte // getdents64 scratch
 }
 
@@ -29,18 +31,10 @@ var procReaders = sync.Pool{New: func() any {
 // allows, and nothing the session looks at is bigger.
 const maxProcFile = 4 << 20
 
-// setPath builds "/proc/PID[/task/TID]/LEAF" NUL-terminated; tid < 0 leaves
+// setPath points the reader at /proc/PID[/task/TID]/LEAF; tid < 0 leaves
 // out the task part.
 func (r *procReader) setPath(pid, tid int, leaf string) {
-	b := append(r.path[:0], "/proc/"...)
-	b = strconv.AppendInt(b, int64(pid), 10)
-	if tid >= 0 {
-		b = append(b, "/task/"...)
-		b = strconv.AppendInt(b, int64(tid), 10)
-	}
-	b = append(b, '/')
-	b = append(b, leaf...)
-	r.path = append(b, 0)
+	r.path = procfile.Path(r.path, pid, tid, leaf, -1)
 }
 
 // atFDCWD is a variable so its negative value converts to uintptr.
@@ -64,17 +58,9 @@ func (r *procReader) open(flags int) (int, error) {
 // until the next read.
 func (r *procReader) read() ([]byte, error) { return r.readFile(false, false) }
 
-// seqRecordsFit: a read of a many-record seq_file that returned no more
-// than this got every record. Such a file fills a read until its buffer,
-// at least a page (4 KiB), cannot take the next record, and no record read
-// that way (a pid and a space) is longer than 32 bytes.
-const seqRecordsFit = 4096 - 32
-
 // readSeq is read for a /proc file made by seq_file (stat, comm, children;
-// not cmdline): one read hands out all of it that fits, so a read that
-// leaves room in the buffer got everything and the read that would return
-// 0 is spared. multi marks a file of many records (children), complete by
-// that test only when the read was short of seqRecordsFit.
+// not cmdline), spared the read that would return 0; multi marks a file of
+// many records (children). See procfile.ReadAll.
 func (r *procReader) readSeq(multi bool) ([]byte, error) { return r.readFile(true, multi) }
 
 func (r *procReader) readFile(seq, multi bool) ([]byte, error) {
@@ -83,45 +69,21 @@ func (r *procReader) readFile(seq, multi bool) ([]byte, error) {
 		return nil, err
 	}
 	defer unix.Close(fd)
-	n := 0
-	for {
-		if n == len(r.buf) {
-			if len(r.buf) >= maxProcFile {
-				break
-			}
-			nb := make([]byte, 2*len(r.buf))
-			copy(nb, r.buf[:n])
-			r.buf = nb
-		}
-		m, err := unix.Read(fd, r.buf[n:])
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if m == 0 {
-			break
-		}
-		n += m
-		if seq && n < len(r.buf) && (!multi || n <= seqRecordsFit) {
-			break
-		}
-	}
-	return r.buf[:n], nil
+	return procfile.ReadAll(fd, &r.buf, maxProcFile, seq, multi)
 }
 
 // readlink returns the target of the link at the current path.
 func (r *procReader) readlink() (string, error) {
 	for {
-		n, err := unix.Readlink(unsafe.String(&r.path[0], len(r.path)-1), r.buf)
+		b := r.buf[:cap(r.buf)]
+		n, err := unix.Readlink(unsafe.String(&r.path[0], len(r.path)-1), b)
 		if err != nil {
 			return "", err
 		}
-		if n < len(r.buf) || len(r.buf) >= maxProcFile {
-			return string(r.buf[:n]), nil
+		if n < len(b) || len(b) >= maxProcFile {
+			return string(b[:n]), nil
 		}
-		r.buf = make([]byte, 2*len(r.buf))
+		r.buf = make([]byte, 2*len(b))
 	}
 }
 

@@ -63,6 +63,7 @@ const (
 	streamingBytes = 16 << 10
 	coalesceBytes  = screenChunk
 	coalesceDelay  = 50 * time.Millisecond
+	coalescePace   = time.Millisecond
 	// maxReplay bounds the output a lazy screen replays when it is built:
 	// rendering 64 MiB of plain text (fast-forwarded) takes a fraction of
 	// a second; a session that writes more gets its emulator on the way.
@@ -180,9 +181,15 @@ func (s *Session) feedScreen() {
 // coalesce lets streaming output gather before it is rendered: it returns
 // once coalesceBytes are waiting past off, coalesceDelay passed, output
 // ended, or someone wants the screen now (wake).
+//
+// It looks at the log at most once per coalescePace: at a PTY's pace the
+// pump appends thousands of chunks a second, and waking on each would cost
+// more than rendering them.
 func (s *Session) coalesce(off int64, timer *time.Timer) {
 	timer.Reset(coalesceDelay)
 	defer timer.Stop()
+	pace := time.NewTimer(coalescePace)
+	defer pace.Stop()
 	for {
 		changed := s.log.Changed()
 		if st := s.log.Stats(); st.End-off >= coalesceBytes || st.Closed {
@@ -190,6 +197,14 @@ func (s *Session) coalesce(off int64, timer *time.Timer) {
 		}
 		select {
 		case <-changed:
+		case <-timer.C:
+			return
+		case <-s.scr.wake:
+			return
+		}
+		pace.Reset(coalescePace)
+		select {
+		case <-pace.C:
 		case <-timer.C:
 			return
 		case <-s.scr.wake:

@@ -371,6 +371,15 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			// Output is ready: the pump appends it and changed fires.
 			now = time.Now()
 		}
+		if streak >= napStreak {
+			// Output streams: look again after streamProbe instead of at
+			// every chunk the pump appends (thousands a second at a PTY's
+			// pace, each a wake-up of this goroutine and often of a
+			// thread). A match, a pause or the end of the stream is seen
+			// at most streamProbe late; the exit still wakes at once.
+			changed = nil
+			next = earliest(next, now.Add(streamProbe))
+		}
 		timer.Reset(next.Sub(now))
 		select {
 		case <-rendered:

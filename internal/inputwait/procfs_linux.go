@@ -32,17 +32,11 @@ var atFDCWD = unix.AT_FDCWD
 
 // openPath opens a NUL-terminated path read-only.
 func openPath(path []byte, flags int) (int, error) {
-	for {
-		r, _, e := syscall.Syscall6(unix.SYS_OPENAT, uintptr(atFDCWD),
-			uintptr(unsafe.Pointer(&path[0])), uintptr(flags|unix.O_RDONLY|unix.O_CLOEXEC), 0, 0, 0)
-		if e == unix.EINTR {
-			continue
-		}
-		if e != 0 {
-			return -1, goneErr(e)
-		}
-		return int(r), nil
+	fd, err := procfile.Open(path, flags)
+	if err != nil {
+		return -1, goneErr(err)
 	}
+	return fd, nil
 }
 
 // statPath stats a NUL-terminated path, following symlinks (so
@@ -91,49 +85,13 @@ func readDirInts(path []byte, dents []byte, out []int) ([]int, error) {
 }
 
 // readDirFd lists the numeric entries of an open directory from its
-// current position on. It reads until getdents returns 0: a short batch
-// does not mean the end (the kernel also stops a batch for a signal).
+// current position on (procfile.ReadDirNumbers).
 func readDirFd(fd int, dents []byte, out []int) ([]int, error) {
-	for {
-		n, err := unix.Getdents(fd, dents)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return out, goneErr(err)
-		}
-		if n <= 0 {
-			return out, nil
-		}
-		// struct linux_dirent64 { u64 ino; s64 off; u16 reclen; u8 type; char name[]; }
-		for off := 0; off+19 < n; {
-			reclen := int(*(*uint16)(unsafe.Pointer(&dents[off+16])))
-			if reclen == 0 || off+reclen > n {
-				break
-			}
-			if v, ok := atoiZ(dents[off+19 : off+reclen]); ok {
-				out = append(out, v)
-			}
-			off += reclen
-		}
+	out, err := procfile.ReadDirNumbers(fd, dents, out)
+	if err != nil {
+		return out, goneErr(err)
 	}
-}
-
-// atoiZ parses a NUL-terminated (or unterminated) decimal name; ok is false
-// for anything that is not a plain non-negative number.
-func atoiZ(b []byte) (int, bool) {
-	v, digits := 0, 0
-	for _, c := range b {
-		if c == 0 {
-			break
-		}
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int(c-'0')
-		digits++
-	}
-	return v, digits > 0
+	return out, nil
 }
 
 // statInfo is the part of /proc/PID/task/TID/stat the decision uses; it

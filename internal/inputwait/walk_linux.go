@@ -105,7 +105,7 @@ func (in *inspector) appendChildren(pid int, tids []int) {
 			b, err := in.readProc(pid, tid, leafChildren, 1<<20)
 			if err == nil {
 				for i := 0; i < len(b); {
-					if v, ok := atoiZ(nextField(b, &i)); ok {
+					if v, ok := procfile.Atoi(nextField(b, &i)); ok {
 						in.queue = append(in.queue, v)
 					}
 				}

@@ -3,7 +3,6 @@
 package session
 
 import (
-	"strconv"
 	"sync"
 	"unsafe"
 
@@ -37,22 +36,7 @@ func (r *procReader) setPath(pid, tid int, leaf string) {
 	r.path = procfile.Path(r.path, pid, tid, leaf, -1)
 }
 
-// atFDCWD is a variable so its negative value converts to uintptr.
-var atFDCWD = unix.AT_FDCWD
-
-func (r *procReader) open(flags int) (int, error) {
-	for {
-		fd, _, e := unix.Syscall6(unix.SYS_OPENAT, uintptr(atFDCWD),
-			uintptr(unsafe.Pointer(&r.path[0])), uintptr(flags|unix.O_RDONLY|unix.O_CLOEXEC), 0, 0, 0)
-		if e == unix.EINTR {
-			continue
-		}
-		if e != 0 {
-			return -1, e
-		}
-		return int(fd), nil
-	}
-}
+func (r *procReader) open(flags int) (int, error) { return procfile.Open(r.path, flags) }
 
 // read returns the whole file at the current path; the slice is valid
 // until the next read.
@@ -95,31 +79,6 @@ func (r *procReader) tids(out []int) []int {
 		return out
 	}
 	defer unix.Close(fd)
-	for {
-		n, err := unix.Getdents(fd, r.dents)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil || n <= 0 {
-			return out
-		}
-		// struct linux_dirent64 { u64 ino; s64 off; u16 reclen; u8 type; char name[]; }
-		for off := 0; off+19 < n; {
-			reclen := int(*(*uint16)(unsafe.Pointer(&r.dents[off+16])))
-			if reclen == 0 || off+reclen > n {
-				break
-			}
-			name := r.dents[off+19 : off+reclen]
-			for i, c := range name {
-				if c == 0 {
-					name = name[:i]
-					break
-				}
-			}
-			if v, err := strconv.Atoi(string(name)); err == nil && v > 0 {
-				out = append(out, v)
-			}
-			off += reclen
-		}
-	}
+	out, _ = procfile.ReadDirNumbers(fd, r.dents, out)
+	return out
 }

@@ -359,17 +359,37 @@ func (s *Session) answersOwed(before answerLook) (bool, <-chan struct{}) {
 	return before.pending || after.pending || after.end != before.end, rendered
 }
 
-// awaitingAnswered is a verdict that the program waits for the agent: it
-// is blocked on input (the gate applied), everything it wrote is in the
-// log, and it is owed no answer from the terminal.
-func (s *Session) awaitingAnswered(now time.Time) (inputwait.Probe, bool) {
+// inputLook is one look at whether the program waits for the agent.
+type inputLook struct {
+	probe   inputwait.Probe
+	blocked bool // blocked on input, the input gate applied
+	quiet   bool // blocked, and everything it wrote is in the log
+	// awaiting: quiet and owed no answer from the terminal, the verdict.
+	awaiting bool
+	// rendered (when quiet): closed once the screen, which was behind,
+	// has rendered more.
+	rendered <-chan struct{}
+}
+
+// lookForInput probes the program and, when it is blocked and quiet,
+// decides whether it may still be owed an answer, looking at the screen
+// before the probe and after it (answersOwed).
+func (s *Session) lookForInput(now time.Time) inputLook {
 	before := s.lookAtAnswers()
-	p, ok := s.awaiting(now)
-	if !ok || !s.proc.Quiet() {
-		return p, false
+	var l inputLook
+	l.probe, l.blocked = s.awaiting(now)
+	if !l.blocked || !s.proc.Quiet() {
+		return l
 	}
-	owed, _ := s.answersOwed(before)
-	return p, !owed
+	owed, rendered := s.answersOwed(before)
+	l.quiet, l.awaiting, l.rendered = true, !owed, rendered
+	return l
+}
+
+// awaitingAnswered is lookForInput's verdict with the probe.
+func (s *Session) awaitingAnswered(now time.Time) (inputwait.Probe, bool) {
+	l := s.lookForInput(now)
+	return l.probe, l.awaiting
 }
 
 // TUI reports whether the program shows a full-screen interface (the

@@ -305,21 +305,21 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 			if !now.Before(probeAt) {
 				// Blocked on input first, then quiet: the block happened after
 				// the program's last write, so the quiet check covers that write.
-				var answers answerLook
-				if !o.IgnoreInput {
-					answers = s.lookAtAnswers() // before the probe: answersOwed
+				var l inputLook
+				if o.IgnoreInput {
+					l.probe, l.blocked = s.awaiting(now) // for the idle fingerprint only
+				} else {
+					l = s.lookForInput(now)
 				}
-				p, ok := s.awaiting(now)
 				lastProbe = now
+				p, ok, quiet := l.probe, l.blocked, l.quiet
 				if p.Fingerprint != idleFP {
 					idleFP, idleSince = p.Fingerprint, now
 				}
-				quiet := ok && !o.IgnoreInput && s.proc.Quiet()
-				var pending bool
 				if quiet {
-					pending, rendered = s.answersOwed(answers)
+					rendered = l.rendered
 				}
-				if quiet && !pending {
+				if l.awaiting {
 					// Quiet may have appended the output that matches.
 					if m != nil {
 						if txt, ok := m.feed(s, false); ok {

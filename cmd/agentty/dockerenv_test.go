@@ -346,11 +346,11 @@ func (e *dockerTestEnv) top(t testing.TB, name string) []string {
 	return out
 }
 
-// serve starts agentty serve (this test binary) with DOCKER_HOST set and
-// the static build as the node binary.
+// serve starts agentty serve (this test binary) with DOCKER_HOST set, the
+// static build as the node binary and the link built beside it.
 func (e *dockerTestEnv) serve(t testing.TB) *server {
 	t.Helper()
 	return startServerWith(t, func(c *exec.Cmd) {
-		c.Env = append(c.Env, "DOCKER_HOST="+e.host, "AGENTTY_NODE_BINARY="+e.node)
+		c.Env = append(c.Env, "DOCKER_HOST="+e.host, "AGENTTY_NODE_BINARY="+e.node, "AGENTTY_NODE_LINK="+staticLink(e.node))
 	})
 }

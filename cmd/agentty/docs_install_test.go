@@ -25,7 +25,7 @@ func TestDocs_InstallAndConnectAgree(t *testing.T) {
 	readme := string(b)
 	section, _, _ := strings.Cut(readme[strings.Index(readme, "## Connect an MCP client"):], "\n## ")
 	help := fmt.Sprintf(connectHelp, "agentty")
-	const install = "CGO_ENABLED=0 go install ./cmd/agentty"
+	const install = "CGO_ENABLED=0 go install ./cmd/..."
 	for _, c := range []struct{ what, text, want string }{
 		{"agentty help", usage, install},
 		{"agentty help", usage, "claude mcp add agentty -- agentty serve"},

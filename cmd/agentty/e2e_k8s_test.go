@@ -173,7 +173,7 @@ func (e *k8sTestEnv) exec(t *testing.T, pod string, argv ...string) string {
 func (e *k8sTestEnv) serve(t *testing.T) *server {
 	t.Helper()
 	return startServerWith(t, func(c *exec.Cmd) {
-		c.Env = append(c.Env, "AGENTTY_NODE_BINARY="+e.node)
+		c.Env = append(c.Env, "AGENTTY_NODE_BINARY="+e.node, "AGENTTY_NODE_LINK="+staticLink(e.node))
 	})
 }
 

@@ -33,6 +33,7 @@ type engineFlags struct {
 	screens     *bool
 	tools       *string
 	nodeBin     *string
+	nodeLink    *string
 	lease       *time.Duration
 	maxRounds   *int
 	cgroups     *bool
@@ -52,6 +53,7 @@ func registerEngine(fs *flag.FlagSet) *engineFlags {
 		sf:          storeFlags(fs),
 		screens:     fs.Bool("screen", true, "render PTY sessions in a terminal emulator for read_screen (false saves about 1 MiB per PTY session)"),
 		nodeBin:     fs.String("node-binary", "", "static agentty copied into containers for host docker://NAME (default: this binary, which must then be static: CGO_ENABLED=0)"),
+		nodeLink:    fs.String("node-link", "", "agentty-link, which reaches containers and pods (default: the one next to this binary, else on PATH)"),
 		lease:       fs.Duration("lease-timeout", 30*time.Second, "a person at a session's terminal (attach, web) keeps the keyboard this long after their last key"),
 		maxRounds:   fs.Int("interactive-max-rounds", 50, "most questions one interactive run_command asks the user"),
 		cgroups:     containFlags(fs),
@@ -113,7 +115,7 @@ func (e *engineFlags) coreConfig(logger *slog.Logger) (core.Config, error) {
 		Sessions: &core.SessionConfig{MaxSessions: *e.maxSessions, OutputLimit: limit, ExitedTTL: *e.ttl, KillGrace: *e.grace,
 			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*e.screens, LeaseTimeout: *e.lease},
 		MaxInputBytes: gate.maxInput, MaxReadBytes: gate.maxRead, Policy: gate.policy, Audit: gate.audit,
-		SSH: e.sshf.options(sshSec), NodeBinary: *e.nodeBin, Startup: startup(e.fs, e.cfg), Tools: strings.Split(*e.tools, ","),
+		SSH: e.sshf.options(sshSec), NodeBinary: *e.nodeBin, NodeLink: *e.nodeLink, Startup: startup(e.fs, e.cfg), Tools: strings.Split(*e.tools, ","),
 		MaxRounds: *e.maxRounds, Contain: contain}
 	if dataDir != "" {
 		stOpts.Dir = dataDir

@@ -38,7 +38,7 @@ Usage:
   agentty help            this text
 
 Install (from a clone; into $(go env GOPATH)/bin, which must be on PATH):
-  CGO_ENABLED=0 go install ./cmd/agentty
+  CGO_ENABLED=0 go install ./cmd/...
 
 Connect a client (Claude Code):
   claude mcp add agentty -- agentty serve

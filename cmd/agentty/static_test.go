@@ -12,13 +12,14 @@ import (
 
 var (
 	staticOnce sync.Once
-	staticExe  string
+	staticExe  string // agentty; agentty-link is beside it, as installed
 	staticErr  error
 )
 
-// staticBinary builds agentty as README installs it (CGO_ENABLED=0), once
-// per test binary, and returns its path: the node binary the container
-// tests copy in, and the build the static tests run.
+// staticBinary builds agentty and agentty-link as README installs them
+// (CGO_ENABLED=0, one directory), once per test binary, and returns
+// agentty's path: the node binary the container tests copy in, and the
+// build the static tests run. staticLink is the link's path.
 func staticBinary(t testing.TB) string {
 	t.Helper()
 	exe, err := buildStatic()
@@ -38,7 +39,7 @@ func buildStatic() (string, error) {
 		}
 		atExit(func() { os.RemoveAll(dir) })
 		exe := filepath.Join(dir, "agentty")
-		build := exec.Command("go", "build", "-o", exe, ".")
+		build := exec.Command("go", "build", "-o", dir+"/", ".", "../agentty-link")
 		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
 			staticErr = fmt.Errorf("static build: %v: %s", err, out)
@@ -60,3 +61,6 @@ func buildStatic() (string, error) {
 	})
 	return staticExe, staticErr
 }
+
+// staticLink is the agentty-link built beside the static agentty.
+func staticLink(exe string) string { return filepath.Join(filepath.Dir(exe), "agentty-link") }

@@ -21,6 +21,11 @@ var backendSide = []string{"internal/backend", "internal/proctree", "internal/ss
 var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall",
 	"internal/console/client", "internal/daemon", "internal/askpass", "internal/guardstart"}
 
+// containerClients are what cmd/agentty must not depend on: the Docker
+// client and client-go, whose package inits and size cost every server
+// start. agentty-link (internal/nodelink) holds them.
+var containerClients = []string{"github.com/moby/", "github.com/docker/", "k8s.io/", "github.com/agentty/agentty/internal/nodelink"}
+
 // frontEnds are the packages that speak MCP; everything else under
 // internal/ is engine and must not depend on a protocol package.
 var frontEnds = []string{"internal/mcpserver", "internal/httpserver", "internal/server", "internal/stdio",

@@ -91,6 +91,22 @@ func TestImports_Rules(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the server links no container clients", func(t *testing.T) {
+		for _, dep := range get("cmd/agentty").Deps {
+			for _, heavy := range containerClients {
+				if strings.HasPrefix(dep, heavy) {
+					t.Errorf("cmd/agentty depends on %s; container clients belong in agentty-link (internal/nodelink)", dep)
+				}
+			}
+		}
+	})
+	t.Run("agentty-link is the link and nothing else", func(t *testing.T) {
+		for _, imp := range inModule(get("cmd/agentty-link").Imports) {
+			if imp != "internal/nodelink" {
+				t.Errorf("cmd/agentty-link imports %s; only internal/nodelink is allowed", imp)
+			}
+		}
+	})
 	t.Run("the console client imports no engine", func(t *testing.T) {
 		for _, dep := range inModule(get("internal/console/client").Deps) {
 			if dep != "internal/console/api" {

@@ -19,10 +19,9 @@
 //     every process of the node ends as lost with the reason.
 //   - The node ends every process tree it started when its input ends, so
 //     a local agentty that dies takes its container work with it.
-//   - Getting the binary in (docker.go, binary.go): a static build of the
-//     running binary copied through Docker's archive upload into a private
-//     path named by version and checksum, reused by later starts.
-//   - Kubernetes (k8s.go, k8s_client.go, k8s_stream.go): the same node over
-//     client-go's pods/exec stream (WebSocket, SPDY fallback) behind a small
-//     podAPI seam; the binary goes in as a tar stream over exec.
+//   - Reaching the target (link.go): through agentty-link, a separate
+//     program holding the Docker and Kubernetes clients (internal/nodelink),
+//     so this package, and the server, link neither. The link's stdio is
+//     the node's; its fd 3 says whether the node started and, at the end,
+//     what the engine says became of the target.
 package nodebackend

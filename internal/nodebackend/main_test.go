@@ -15,6 +15,9 @@ import (
 const nodeEnv = "AGENTTY_TEST_NODE"
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv(linkEnv); mode != "" {
+		os.Exit(fakeLink(mode))
+	}
 	if os.Getenv(nodeEnv) == "1" {
 		if err := Serve(os.Stdin, os.Stdout, "test"); err != nil {
 			os.Stderr.WriteString(err.Error())
@@ -30,7 +33,7 @@ type execStream struct {
 	cmd  *exec.Cmd
 	in   io.WriteCloser
 	out  io.ReadCloser
-	errb boundedBuf
+	errb BoundedBuf
 	once sync.Once
 }
 

@@ -22,19 +22,20 @@ type Options struct {
 	// Binary is the static agentty copied into targets; "" means the
 	// running executable.
 	Binary string
+	// Link is the agentty-link that reaches targets; "" means the one
+	// next to the running executable, else on PATH (link.go).
+	Link   string
 	Logger *slog.Logger
-	// Dial replaces the engines (tests: a node over a local exec); nil
-	// uses Docker for docker:// and Kubernetes for k8s://.
+	// Dial replaces the link (tests: a node over a local exec, or the
+	// link's engines in process); nil runs agentty-link.
 	Dial func(ctx context.Context, host string) (Stream, error)
 }
 
 // Pool keeps one node per target and starts programs on them. Close it to
 // end every node.
 type Pool struct {
-	opts   Options
-	docker docker
-	k8s    k8s
-	conns  *connpool.Pool[*conn] // by target key
+	opts  Options
+	conns *connpool.Pool[*conn] // by target key
 }
 
 // NewPool returns a pool; o may be nil.
@@ -78,11 +79,11 @@ func (p *Pool) Exec(ctx context.Context, host string, _ bool, script string, arg
 // conn returns the live node for host, starting one when there is none or
 // the last one was lost.
 func (p *Pool) conn(host string) (*conn, error) {
-	t, err := parseTarget(host)
+	t, err := ParseTarget(host)
 	if err != nil {
 		return nil, err
 	}
-	key := t.key()
+	key := t.Key()
 	c, err := p.conns.Get(key, func() (*conn, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), helloTimeout)
 		defer cancel()
@@ -102,16 +103,11 @@ func (p *Pool) conn(host string) (*conn, error) {
 	return c, err
 }
 
-func (p *Pool) dial(ctx context.Context, t target) (Stream, error) {
+func (p *Pool) dial(ctx context.Context, t Target) (Stream, error) {
 	if p.opts.Dial != nil {
-		return p.opts.Dial(ctx, t.key())
+		return p.opts.Dial(ctx, t.Key())
 	}
-	switch t.scheme {
-	case SchemeDocker:
-		return p.docker.dial(ctx, t.container, &p.opts)
-	default:
-		return p.k8s.dial(ctx, t, &p.opts)
-	}
+	return dialLink(ctx, t, &p.opts)
 }
 
 // HostInfo describes one node for list_hosts.
@@ -143,11 +139,10 @@ func (p *Pool) Hosts() []HostInfo {
 	return out
 }
 
-// Close ends every node (each ends the programs it still runs) and the
-// Docker client's idle connections. Safe to call twice.
+// Close ends every node (each ends the programs it still runs). Safe to
+// call twice.
 func (p *Pool) Close() {
 	for _, c := range p.conns.Close() {
 		c.close("agentty is shutting down")
 	}
-	p.docker.close()
 }

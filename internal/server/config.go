@@ -24,6 +24,9 @@ type Config struct {
 	// NodeBinary is the static agentty copied into containers (host
 	// docker://NAME); "" copies the running executable.
 	NodeBinary string
+	// NodeLink is the agentty-link that reaches containers and pods; ""
+	// looks next to the running executable, then on PATH.
+	NodeLink string
 	// Logger receives the server's log (nil: discarded).
 	Logger *slog.Logger
 	// Sessions configures the session manager (nil: defaults).

@@ -107,7 +107,7 @@ func New(cfg Config) (*Server, error) {
 		sshOpts = *cfg.SSH
 	}
 	sshOpts.Logger = log
-	pool := hosts{ssh: sshbackend.NewPool(&sshOpts), nodes: nodebackend.NewPool(&nodebackend.Options{Version: cfg.Version, Binary: cfg.NodeBinary, Logger: log})}
+	pool := hosts{ssh: sshbackend.NewPool(&sshOpts), nodes: nodebackend.NewPool(&nodebackend.Options{Version: cfg.Version, Binary: cfg.NodeBinary, Link: cfg.NodeLink, Logger: log})}
 	st, err := openStore(cfg.Store, log)
 	if err != nil {
 		restoreGC()

@@ -1,4 +1,4 @@
-package nodebackend
+package nodelink
 
 import (
 	"crypto/sha256"
@@ -67,19 +67,6 @@ func loadBinary(path string) (nodeBinary, error) {
 	return b, nil
 }
 
-// binaryPath picks the binary to copy: the configured one (serve's
-// -node-binary, AGENTTY_NODE_BINARY), else the running executable.
-func binaryPath(configured string) (string, error) {
-	if configured != "" {
-		return configured, nil
-	}
-	p, err := os.Executable()
-	if err != nil {
-		return "", errors.New("cannot find the running agentty binary to copy into the container: set -node-binary")
-	}
-	return p, nil
-}
-
 // privateDir is where the binary goes in a target: named by version and
 // checksum, so a later start finds it and a different build never runs
 // an old copy.
@@ -104,14 +91,13 @@ func goArch(a string) string {
 	return a
 }
 
-// shipped is the binary a node runs from (o.Binary, else this one), loaded,
+// shipped is the binary a node runs from (o.Binary), loaded,
 // with the private directory and path it has inside any target.
 func shipped(o *Options) (b nodeBinary, dir, exe string, err error) {
-	path, err := binaryPath(o.Binary)
-	if err != nil {
-		return b, "", "", err
+	if o.Binary == "" {
+		return b, "", "", errors.New("no agentty binary to copy into the target: give agentty-link -binary")
 	}
-	if b, err = loadBinary(path); err != nil {
+	if b, err = loadBinary(o.Binary); err != nil {
 		return b, "", "", err
 	}
 	dir = privateDir(o.Version, b)

@@ -1,24 +1,46 @@
-package nodebackend
+package nodelink
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
+	"io"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/agentty/agentty/internal/backend"
+	"github.com/agentty/agentty/internal/nodebackend"
 	"github.com/agentty/agentty/internal/outlog"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
+// lockedBuf collects a process's output.
+type lockedBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer // guarded by mu
+}
+
+func (l *lockedBuf) sink(_ outlog.Stream, p []byte) {
+	l.mu.Lock()
+	l.b.Write(p)
+	l.mu.Unlock()
+}
+
+func (l *lockedBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 // startEcho starts a short program on host and checks its output and exit.
-func startEcho(t *testing.T, p *Pool, host string) {
+func startEcho(t *testing.T, p *nodebackend.Pool, host string) {
 	t.Helper()
-	out := newCollector()
+	out := &lockedBuf{}
 	pr, err := p.Start(backend.RemoteSpec{Host: host, Argv: []string{"sh", "-c", "echo in-pod; exit 3"}, MergeStderr: true}, out.sink)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +117,8 @@ func TestK8s_OnPathAndDefaultContainer(t *testing.T) {
 	}
 }
 
-// Every refusal names the pod or container and says what to do.
+// Every refusal names the pod or container and says what to do, as the
+// link's one error record.
 func TestK8s_Errors(t *testing.T) {
 	bin, _ := staticELF(t)
 	forbidden := apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "web", errors.New(`User "dev" cannot get resource "pods"`))
@@ -134,17 +157,16 @@ func TestK8s_Errors(t *testing.T) {
 			if c.setup != nil {
 				c.setup(f, pod)
 			}
-			p := NewPool(&Options{Version: "test", Binary: bin})
-			defer p.Close()
-			p.k8s.newAPI = func() (podAPI, error) {
+			l := &linker{}
+			l.k8s.newAPI = func() (podAPI, error) {
 				if c.newAPIErr != nil {
 					return nil, c.newAPIErr
 				}
 				return f, nil
 			}
-			_, err := p.Start(backend.RemoteSpec{Host: c.host, Argv: []string{"true"}}, nil)
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("err %v\nwant it to contain %q", err, c.want)
+			code, recs := runLink(t, l, c.host, bin, strings.NewReader(""), io.Discard)
+			if code != 1 || len(recs) != 1 || recs[0].Proto != nodebackend.LinkProto || recs[0].Ready || !strings.Contains(recs[0].Error, c.want) {
+				t.Fatalf("exit %d, records %+v\nwant one error containing %q", code, recs, c.want)
 			}
 			if n := f.runningNodes(); n != 0 {
 				t.Fatalf("%d nodes running", n)

@@ -1,4 +1,4 @@
-package nodebackend
+package nodelink
 
 import (
 	"archive/tar"
@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentty/agentty/internal/nodebackend"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -203,10 +204,24 @@ func staticELF(t *testing.T) (string, [32]byte) {
 	return p, sha256.Sum256(b.Bytes())
 }
 
-// k8sPool is a pool whose Kubernetes engine talks to f.
-func k8sPool(t *testing.T, f *fakePods, bin string) *Pool {
-	p := NewPool(&Options{Version: "test", Binary: bin})
-	p.k8s.newAPI = func() (podAPI, error) { return f, nil }
-	t.Cleanup(p.Close)
+// k8sPool is a pool whose nodes are reached in process by a linker whose
+// Kubernetes engine talks to f.
+func k8sPool(t *testing.T, f *fakePods, bin string) *nodebackend.Pool {
+	l := &linker{}
+	l.k8s.newAPI = func() (podAPI, error) { return f, nil }
+	return linkerPool(t, l, bin)
+}
+
+// linkerPool is a pool whose nodes are reached in process by l.
+func linkerPool(t *testing.T, l *linker, bin string) *nodebackend.Pool {
+	o := &Options{Version: "test", Binary: bin}
+	p := nodebackend.NewPool(&nodebackend.Options{Version: "test", Dial: func(ctx context.Context, host string) (nodebackend.Stream, error) {
+		s, _, err := l.dial(ctx, host, o)
+		return s, err
+	}})
+	t.Cleanup(func() {
+		p.Close()
+		l.docker.close()
+	})
 	return p
 }

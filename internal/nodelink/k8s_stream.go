@@ -1,4 +1,4 @@
-package nodebackend
+package nodelink
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/agentty/agentty/internal/nodebackend"
 )
 
 // k8sStream is a node's stdio over a pods/exec stream. A goroutine runs
@@ -20,7 +22,7 @@ type k8sStream struct {
 
 	inW    *io.PipeWriter // the node's stdin
 	outR   *io.PipeReader // the node's stdout
-	errb   boundedBuf
+	errb   nodebackend.BoundedBuf
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the exec returned
 	err    error         // the exec's error; read after done

@@ -1,8 +1,7 @@
-package nodebackend
+package nodelink
 
 import (
 	"archive/tar"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentty/agentty/internal/nodebackend"
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/api/pkg/stdcopy"
 	"github.com/moby/moby/api/types/container"
@@ -40,61 +40,62 @@ func (d *docker) close() {
 }
 
 // dial starts `agentty node` in the container name and returns its stdio.
-func (d *docker) dial(ctx context.Context, name string, o *Options) (Stream, error) {
+func (d *docker) dial(ctx context.Context, name string, o *Options) (Stream, started, error) {
+	var st started
 	cli, err := d.client()
 	if err != nil {
-		return nil, fmt.Errorf("docker: %w: set DOCKER_HOST to the Docker socket", err)
+		return nil, st, fmt.Errorf("docker: %w: set DOCKER_HOST to the Docker socket", err)
 	}
 	ins, err := cli.ContainerInspect(ctx, name, client.ContainerInspectOptions{})
 	if err != nil {
 		if cerrdefs.IsNotFound(err) {
-			return nil, fmt.Errorf("no container %q: start it first (agentty never starts containers) or check the name with docker ps", name)
+			return nil, st, fmt.Errorf("no container %q: start it first (agentty never starts containers) or check the name with docker ps", name)
 		}
-		return nil, fmt.Errorf("docker: inspect container %q: %w (is Docker running and DOCKER_HOST right?)", name, err)
+		return nil, st, fmt.Errorf("docker: inspect container %q: %w (is Docker running and DOCKER_HOST right?)", name, err)
 	}
 	ct := ins.Container
 	if ct.State == nil || !ct.State.Running {
-		st := "not running"
+		state := "not running"
 		if ct.State != nil {
-			st = string(ct.State.Status)
+			state = string(ct.State.Status)
 		}
-		return nil, fmt.Errorf("container %q is %s: start it (docker start %s) and try again", name, st, name)
+		return nil, st, fmt.Errorf("container %q is %s: start it (docker start %s) and try again", name, state, name)
 	}
-	exe, err := d.ensureBinary(ctx, cli, name, ct.Image, o)
+	st, err = d.ensureBinary(ctx, cli, name, ct.Image, o)
 	if err != nil {
-		return nil, err
+		return nil, st, err
 	}
-	ex, err := cli.ExecCreate(ctx, name, client.ExecCreateOptions{Cmd: []string{exe, "node"},
+	ex, err := cli.ExecCreate(ctx, name, client.ExecCreateOptions{Cmd: []string{st.exe, "node"},
 		AttachStdin: true, AttachStdout: true, AttachStderr: true})
 	if err != nil {
-		return nil, fmt.Errorf("docker: exec in container %q: %w", name, err)
+		return nil, st, fmt.Errorf("docker: exec in container %q: %w", name, err)
 	}
 	hr, err := cli.ExecAttach(ctx, ex.ID, client.ExecAttachOptions{})
 	if err != nil {
-		return nil, fmt.Errorf("docker: attach to exec in container %q: %w", name, err)
+		return nil, st, fmt.Errorf("docker: attach to exec in container %q: %w", name, err)
 	}
-	return newDockerStream(cli, name, hr.HijackedResponse), nil
+	return newDockerStream(cli, name, hr.HijackedResponse), st, nil
 }
 
 // ensureBinary returns the path of an agentty the node can run in the
 // container, copying this one in when no copy of this build is there.
-func (d *docker) ensureBinary(ctx context.Context, cli *client.Client, name, image string, o *Options) (string, error) {
+func (d *docker) ensureBinary(ctx context.Context, cli *client.Client, name, image string, o *Options) (started, error) {
 	b, dir, exe, err := shipped(o)
 	if err != nil {
-		return "", err
+		return started{}, err
 	}
-	if st, err := cli.ContainerStatPath(ctx, name, client.ContainerStatPathOptions{Path: exe}); err == nil && st.Stat.Size == b.size {
-		return exe, nil
+	if sp, err := cli.ContainerStatPath(ctx, name, client.ContainerStatPathOptions{Path: exe}); err == nil && sp.Stat.Size == b.size {
+		return started{exe: exe}, nil
 	}
 	if d.onPath(ctx, cli, name, o.Version) {
-		return "agentty", nil
+		return started{exe: "agentty"}, nil
 	}
 	if im, err := cli.ImageInspect(ctx, image); err == nil && im.Architecture != "" && goArch(im.Architecture) != b.arch {
-		return "", fmt.Errorf("container %q runs %s images, but the agentty to copy in is built for %s: give agentty serve -node-binary with a static agentty built with GOARCH=%s", name, im.Architecture, b.arch, goArch(im.Architecture))
+		return started{}, fmt.Errorf("container %q runs %s images, but the agentty to copy in is built for %s: give agentty serve -node-binary with a static agentty built with GOARCH=%s", name, im.Architecture, b.arch, goArch(im.Architecture))
 	}
 	f, err := os.Open(b.path)
 	if err != nil {
-		return "", err
+		return started{}, err
 	}
 	defer f.Close()
 	pr, pw := io.Pipe()
@@ -104,10 +105,9 @@ func (d *docker) ensureBinary(ctx context.Context, cli *client.Client, name, ima
 	_, err = cli.CopyToContainer(ctx, name, client.CopyToContainerOptions{DestinationPath: "/tmp", Content: pr})
 	pr.CloseWithError(errors.New("copy ended"))
 	if err != nil {
-		return "", fmt.Errorf("cannot copy agentty into container %q at %s: %w: the container needs a writable /tmp ", name, exe, err)
+		return started{}, fmt.Errorf("cannot copy agentty into container %q at %s: %w: the container needs a writable /tmp ", name, exe, err)
 	}
-	o.Logger.Info("copied agentty into container", "container", name, "path", exe, "bytes", b.size)
-	return exe, nil
+	return started{exe: exe, copied: b.size}, nil
 }
 
 // onPath says whether the container has an agentty of this very version on
@@ -125,7 +125,7 @@ func (d *docker) onPath(ctx context.Context, cli *client.Client, name, version s
 		return false
 	}
 	defer hr.Close()
-	var out boundedBuf
+	var out nodebackend.BoundedBuf
 	if _, err := stdcopy.StdCopy(&out, io.Discard, hr.Reader); err != nil {
 		return false
 	}
@@ -158,7 +158,7 @@ type dockerStream struct {
 	name string
 	hr   client.HijackedResponse
 	out  *io.PipeReader
-	errb boundedBuf
+	errb nodebackend.BoundedBuf
 	done chan struct{} // closed when the demultiplexer returns
 	once sync.Once
 }
@@ -221,25 +221,4 @@ func (s *dockerStream) Why() string {
 		why += ", " + st.Error
 	}
 	return why + ")"
-}
-
-// boundedBuf keeps the first 4 KiB written to it.
-type boundedBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer // guarded by mu
-}
-
-func (b *boundedBuf) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if room := 4096 - b.b.Len(); room > 0 {
-		b.b.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
-}
-
-func (b *boundedBuf) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return strings.TrimSpace(b.b.String())
 }

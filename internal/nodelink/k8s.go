@@ -1,4 +1,4 @@
-package nodebackend
+package nodelink
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentty/agentty/internal/nodebackend"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -54,36 +55,36 @@ func (r podRef) String() string {
 }
 
 // dial starts `agentty node` in the pod's container and returns its stdio.
-func (k *k8s) dial(ctx context.Context, t target, o *Options) (Stream, error) {
+func (k *k8s) dial(ctx context.Context, t nodebackend.Target, o *Options) (Stream, started, error) {
 	api, err := k.client()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", t.key(), err)
+		return nil, started{}, fmt.Errorf("%s: %w", t.Key(), err)
 	}
 	ref, restarts, err := k.container(ctx, api, t)
 	if err != nil {
-		return nil, err
+		return nil, started{}, err
 	}
-	exe, err := k.ensureBinary(ctx, api, ref, o)
+	st, err := k.ensureBinary(ctx, api, ref, o)
 	if err != nil {
-		return nil, err
+		return nil, st, err
 	}
-	return newK8sStream(api, ref, restarts, []string{exe, "node"}), nil
+	return newK8sStream(api, ref, restarts, []string{st.exe, "node"}), st, nil
 }
 
 // container reads the pod and picks the container t names (else the pod's
 // default one); it must be running. restarts is its restart count now, so
 // Why can tell a restart from a stream that merely broke.
-func (k *k8s) container(ctx context.Context, api podAPI, t target) (ref podRef, restarts int32, err error) {
-	ref = podRef{ns: t.namespace, pod: t.pod, ctr: t.container}
-	pod, err := api.getPod(ctx, t.namespace, t.pod)
+func (k *k8s) container(ctx context.Context, api podAPI, t nodebackend.Target) (ref podRef, restarts int32, err error) {
+	ref = podRef{ns: t.Namespace, pod: t.Pod, ctr: t.Container}
+	pod, err := api.getPod(ctx, t.Namespace, t.Pod)
 	switch {
 	case err == nil:
 	case isNotFound(err):
-		return ref, 0, fmt.Errorf("no pod %q in namespace %q: check the name with kubectl get pods -n %s (agentty never creates pods)", t.pod, t.namespace, t.namespace)
+		return ref, 0, fmt.Errorf("no pod %q in namespace %q: check the name with kubectl get pods -n %s (agentty never creates pods)", t.Pod, t.Namespace, t.Namespace)
 	case isForbidden(err):
-		return ref, 0, fmt.Errorf("not allowed to read pod %s/%s: agentty needs RBAC get on pods and create on pods/exec in namespace %q (%v)", t.namespace, t.pod, t.namespace, err)
+		return ref, 0, fmt.Errorf("not allowed to read pod %s/%s: agentty needs RBAC get on pods and create on pods/exec in namespace %q (%v)", t.Namespace, t.Pod, t.Namespace, err)
 	default:
-		return ref, 0, fmt.Errorf("kubernetes: read pod %s/%s: %w (is the cluster reachable and the kubeconfig's current context the right one?)", t.namespace, t.pod, err)
+		return ref, 0, fmt.Errorf("kubernetes: read pod %s/%s: %w (is the cluster reachable and the kubeconfig's current context the right one?)", t.Namespace, t.Pod, err)
 	}
 	if ref.ctr == "" {
 		ref.ctr = pod.Annotations[defaultContainerAnnotation]
@@ -98,17 +99,17 @@ func (k *k8s) container(ctx context.Context, api podAPI, t target) (ref podRef, 
 		found = found || c.Name == ref.ctr
 	}
 	if !found {
-		return ref, 0, fmt.Errorf("pod %s/%s has no container %q: its containers are %s; use k8s://%s/%s/CONTAINER", t.namespace, t.pod, ref.ctr, strings.Join(names, ", "), t.namespace, t.pod)
+		return ref, 0, fmt.Errorf("pod %s/%s has no container %q: its containers are %s; use k8s://%s/%s/CONTAINER", t.Namespace, t.Pod, ref.ctr, strings.Join(names, ", "), t.Namespace, t.Pod)
 	}
 	if pod.Status.Phase != corev1.PodRunning {
-		return ref, 0, fmt.Errorf("pod %s/%s is %s, not Running: wait for it (kubectl get pod -n %s %s) and try again", t.namespace, t.pod, pod.Status.Phase, t.namespace, t.pod)
+		return ref, 0, fmt.Errorf("pod %s/%s is %s, not Running: wait for it (kubectl get pod -n %s %s) and try again", t.Namespace, t.Pod, pod.Status.Phase, t.Namespace, t.Pod)
 	}
 	for _, cs := range pod.Status.ContainerStatuses {
 		if cs.Name != ref.ctr {
 			continue
 		}
 		if cs.State.Running == nil {
-			return ref, 0, fmt.Errorf("%s is not running (%s): wait for it or check kubectl describe pod -n %s %s", ref, stateText(cs.State), t.namespace, t.pod)
+			return ref, 0, fmt.Errorf("%s is not running (%s): wait for it or check kubectl describe pod -n %s %s", ref, stateText(cs.State), t.Namespace, t.Pod)
 		}
 		return ref, cs.RestartCount, nil
 	}
@@ -134,7 +135,7 @@ const probeTimeout = 10 * time.Second
 func run(ctx context.Context, api podAPI, ref podRef, argv ...string) (string, bool) {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	var out boundedBuf
+	var out nodebackend.BoundedBuf
 	err := api.exec(ctx, ref.ns, ref.pod, ref.ctr, argv, nil, &out, io.Discard)
 	return out.String(), err == nil
 }
@@ -143,38 +144,37 @@ func run(ctx context.Context, api podAPI, ref podRef, argv ...string) (string, b
 // container: the copy of this build from an earlier start, else one on
 // PATH of the same version, else a fresh copy through a tar stream over
 // exec (as kubectl cp does: pods have no archive upload).
-func (k *k8s) ensureBinary(ctx context.Context, api podAPI, ref podRef, o *Options) (string, error) {
+func (k *k8s) ensureBinary(ctx context.Context, api podAPI, ref podRef, o *Options) (started, error) {
 	b, dir, exe, err := shipped(o)
 	if err != nil {
-		return "", err
+		return started{}, err
 	}
 	want := "agentty " + o.Version
 	if out, ok := run(ctx, api, ref, exe, "version"); ok && out == want {
-		return exe, nil
+		return started{exe: exe}, nil
 	}
 	if out, ok := run(ctx, api, ref, "agentty", "version"); ok && out == want {
-		return "agentty", nil
+		return started{exe: "agentty"}, nil
 	}
 	if m, ok := run(ctx, api, ref, "uname", "-m"); ok && m != "" && goArch(m) != b.arch {
-		return "", fmt.Errorf("%s runs on %s, but the agentty to copy in is built for %s: give agentty serve -node-binary with a static agentty built with GOARCH=%s", ref, m, b.arch, goArch(m))
+		return started{}, fmt.Errorf("%s runs on %s, but the agentty to copy in is built for %s: give agentty serve -node-binary with a static agentty built with GOARCH=%s", ref, m, b.arch, goArch(m))
 	}
 	f, err := os.Open(b.path)
 	if err != nil {
-		return "", err
+		return started{}, err
 	}
 	defer f.Close()
 	pr, pw := io.Pipe()
 	go func() {
 		pw.CloseWithError(tarBinary(pw, strings.TrimPrefix(dir, "/tmp/"), f, b.size))
 	}()
-	var stderr boundedBuf
+	var stderr nodebackend.BoundedBuf
 	err = api.exec(ctx, ref.ns, ref.pod, ref.ctr, []string{"tar", "-xf", "-", "-C", "/tmp"}, pr, io.Discard, &stderr)
 	pr.CloseWithError(errors.New("copy ended"))
 	if err != nil {
-		return "", copyError(ref, exe, err, stderr.String())
+		return started{}, copyError(ref, exe, err, stderr.String())
 	}
-	o.Logger.Info("copied agentty into pod", "pod", ref.ns+"/"+ref.pod, "container", ref.ctr, "path", exe, "bytes", b.size)
-	return exe, nil
+	return started{exe: exe, copied: b.size}, nil
 }
 
 // copyError words a failed tar copy by its cause.

@@ -1,4 +1,4 @@
-package nodebackend
+package nodelink
 
 import (
 	"context"

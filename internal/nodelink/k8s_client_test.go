@@ -1,4 +1,4 @@
-package nodebackend
+package nodelink
 
 import (
 	"encoding/base64"
@@ -157,8 +157,7 @@ func TestK8sClient_PoolNamesMissingRBAC(t *testing.T) {
 	srv, _ := fakeAPIServer(t)
 	useKubeconfig(t, srv)
 	bin, _ := staticELF(t)
-	p := NewPool(&Options{Version: "test", Binary: bin})
-	defer p.Close()
+	p := linkerPool(t, &linker{}, bin)
 	_, err := p.Start(backend.RemoteSpec{Host: "k8s://default/web", Argv: []string{"true"}}, nil)
 	const want = `not allowed to exec in container "app" in pod default/web: agentty needs RBAC create on pods/exec in namespace "default"`
 	if err == nil || !strings.Contains(err.Error(), want) {

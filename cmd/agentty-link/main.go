@@ -1,0 +1,50 @@
+// Command agentty-link reaches a Docker container or a Kubernetes pod for
+// agentty serve: it starts `agentty node` there (copying a static agentty
+// in when needed) and relays the node's stdin and stdout over its own.
+// agentty starts one per docker:// or k8s:// host (docs/nodes.md); it is a
+// program of its own so agentty's server links no container clients and
+// starts fast. It is not meant to be run by hand: it reports on fd 3.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/agentty/agentty/internal/nodelink"
+	"golang.org/x/sys/unix"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, in io.Reader, out io.WriteCloser, stderr io.Writer) int {
+	fs := flag.NewFlagSet("agentty-link", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	version := fs.String("version", "", "version of the agentty that starts the link (names the copy in the target)")
+	binary := fs.String("binary", "", "static agentty to copy into the target when it has none of this build")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: agentty-link -version V -binary PATH docker://CONTAINER | k8s://NAMESPACE/POD[/CONTAINER]")
+		fmt.Fprintln(stderr, "agentty serve starts it for docker:// and k8s:// hosts, with status records on fd 3 (docs/nodes.md).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || *version == "" || *binary == "" {
+		fs.Usage()
+		return 2
+	}
+	// The server gives a pipe; anything else at fd 3 (nothing, or what a
+	// runtime opened) is not one to write records into.
+	var st unix.Stat_t
+	if err := unix.Fstat(3, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
+		fmt.Fprintln(stderr, "agentty-link: fd 3 is not open as a pipe: agentty serve starts this program with its status pipe there; it is not meant to be run by hand")
+		return 2
+	}
+	status := os.NewFile(3, "status")
+	defer status.Close()
+	return nodelink.Run(fs.Arg(0), &nodelink.Options{Version: *version, Binary: *binary}, in, out, status)
+}

@@ -18,6 +18,13 @@ type Stat struct {
 	// NumThreads counts the whole process's threads; 0 when the line
 	// stops before it.
 	NumThreads int
+	// StartTime is when the process started, in clock ticks after boot;
+	// with the pid it names one process across pid reuse.
+	StartTime uint64
+	// Fields counts the numeric fields read after state (ppid is the
+	// first, starttime the 19th): a caller that needs a late field checks
+	// it was there.
+	Fields int
 }
 
 // ParseStat decodes a stat line into s without allocating. comm may
@@ -33,8 +40,8 @@ func ParseStat(b []byte, s *Stat) bool {
 	rest := b[close+2:]
 	s.State = rest[0]
 	// Fields after state: ppid pgrp session tty_nr tpgid, then eleven
-	// more up to num_threads.
-	var f [17]int64
+	// more up to num_threads, itrealvalue and starttime.
+	var f [19]int64
 	i := 1
 	for k := range f {
 		for i < len(rest) && rest[i] == ' ' {
@@ -61,8 +68,9 @@ func ParseStat(b []byte, s *Stat) bool {
 			v = -v
 		}
 		f[k] = v
+		s.Fields = k + 1
 	}
 	s.PPid, s.PGrp, s.Session, s.TTYNr = int(f[0]), int(f[1]), int(f[2]), uint32(f[3])
-	s.TPGid, s.NumThreads = int(f[4]), int(f[16])
+	s.TPGid, s.NumThreads, s.StartTime = int(f[4]), int(f[16]), uint64(f[18])
 	return true
 }

@@ -8,7 +8,8 @@ import (
 )
 
 func TestParseStat_Lines(t *testing.T) {
-	// A full line as the kernel prints it: 52 fields, num_threads the 20th.
+	// A full line as the kernel prints it: 52 fields, num_threads the 20th,
+	// starttime the 22nd.
 	full := "4242 (python3) S 4200 4243 4244 34816 4245 4194560 1 2 3 4 5 6 7 8 20 0 3 0 99 1 2 3"
 	tests := []struct {
 		name string
@@ -18,15 +19,15 @@ func TestParseStat_Lines(t *testing.T) {
 		comm string
 	}{
 		{"full line", full, true,
-			Stat{State: 'S', PPid: 4200, PGrp: 4243, Session: 4244, TTYNr: 34816, TPGid: 4245, NumThreads: 3}, "python3"},
+			Stat{State: 'S', PPid: 4200, PGrp: 4243, Session: 4244, TTYNr: 34816, TPGid: 4245, NumThreads: 3, StartTime: 99, Fields: 19}, "python3"},
 		{"spaces and parentheses in comm", "7 (a) (b c) ) R 1 7 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0\n", true,
-			Stat{State: 'R', PPid: 1, PGrp: 7, Session: 1, TTYNr: 0, TPGid: -1, NumThreads: 1}, "a) (b c) "},
+			Stat{State: 'R', PPid: 1, PGrp: 7, Session: 1, TTYNr: 0, TPGid: -1, NumThreads: 1, Fields: 18}, "a) (b c) "},
 		{"empty comm", "8 () S 1 8 8 0 -1", true,
-			Stat{State: 'S', PPid: 1, PGrp: 8, Session: 8, TPGid: -1}, ""},
+			Stat{State: 'S', PPid: 1, PGrp: 8, Session: 8, TPGid: -1, Fields: 5}, ""},
 		{"negative tty_nr is the device's top bit", "9 (x) Z 1 -1 9 -2147450879 9", true,
-			Stat{State: 'Z', PPid: 1, PGrp: -1, Session: 9, TTYNr: 0x80008001, TPGid: 9}, "x"},
+			Stat{State: 'Z', PPid: 1, PGrp: -1, Session: 9, TTYNr: 0x80008001, TPGid: 9, Fields: 5}, "x"},
 		{"stops after tty_nr", "9 (x) S 1 2 3 4", true,
-			Stat{State: 'S', PPid: 1, PGrp: 2, Session: 3, TTYNr: 4}, "x"},
+			Stat{State: 'S', PPid: 1, PGrp: 2, Session: 3, TTYNr: 4, Fields: 4}, "x"},
 		{"truncated before tty_nr", "9 (x) S 1 2 3", false, Stat{}, ""},
 		{"truncated after comm", "9 (x)", false, Stat{}, ""},
 		{"no comm", "garbage 1 2 3 4 5", false, Stat{}, ""},

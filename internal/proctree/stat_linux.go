@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/agentty/agentty/internal/procfile"
 	"golang.org/x/sys/unix"
 )
 
@@ -43,32 +44,15 @@ func readStat(pid int) (procStat, error) {
 	return parseStat(pid, b)
 }
 
-// parseStat parses /proc/PID/stat. comm is delimited by the first '(' and
-// the last ')' because it may itself contain spaces and parentheses.
+// parseStat parses /proc/PID/stat through procfile.ParseStat; the line
+// must reach starttime, which tells a pid's processes apart.
 func parseStat(pid int, b []byte) (procStat, error) {
-	open := bytes.IndexByte(b, '(')
-	end := bytes.LastIndexByte(b, ')')
-	if open < 0 || end < open || end+2 >= len(b) {
+	var st procfile.Stat
+	if !procfile.ParseStat(b, &st) || st.Fields < 19 {
 		return procStat{}, fmt.Errorf("%w: pid %d", errBadStat, pid)
 	}
-	// fields[i] is stat field i+3 (man 5 proc numbers fields from 1).
-	fields := bytes.Fields(b[end+2:])
-	if len(fields) < 20 || len(fields[0]) == 0 {
-		return procStat{}, fmt.Errorf("%w: pid %d", errBadStat, pid)
-	}
-	var s procStat
-	s.PID = pid
-	s.Comm = string(b[open+1 : end])
-	s.State = fields[0][0]
-	var errs [4]error
-	s.PPID, errs[0] = strconv.Atoi(string(fields[1]))
-	s.PGID, errs[1] = strconv.Atoi(string(fields[2]))
-	s.SID, errs[2] = strconv.Atoi(string(fields[3]))
-	s.StartTime, errs[3] = strconv.ParseUint(string(fields[19]), 10, 64)
-	if err := errors.Join(errs[:]...); err != nil {
-		return procStat{}, fmt.Errorf("%w: pid %d: %w", errBadStat, pid, err)
-	}
-	return s, nil
+	return procStat{Proc: Proc{PID: pid, PPID: st.PPid, PGID: st.PGrp, SID: st.Session, StartTime: st.StartTime,
+		Comm: string(st.Comm)}, State: st.State}, nil
 }
 
 // listPIDs returns every process id currently visible in /proc.

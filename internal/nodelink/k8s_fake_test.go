@@ -204,6 +204,19 @@ func staticELF(t *testing.T) (string, [32]byte) {
 	return p, sha256.Sum256(b.Bytes())
 }
 
+// stop ends the pod's first container as the kubelet would report it and
+// kills the node running there.
+func (f *fakePods) stop(t *testing.T, pod *corev1.Pod, reason string, code int32) {
+	t.Helper()
+	f.mu.Lock()
+	pod.Status.ContainerStatuses[0].State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: reason, ExitCode: code}}
+	node := f.nodes[0]
+	f.mu.Unlock()
+	if err := node.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // k8sPool is a pool whose nodes are reached in process by a linker whose
 // Kubernetes engine talks to f.
 func k8sPool(t *testing.T, f *fakePods, bin string) *nodebackend.Pool {

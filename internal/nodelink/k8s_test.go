@@ -188,13 +188,7 @@ func TestK8s_ContainerStopsSessionLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pr.Close()
-	f.mu.Lock()
-	pod.Status.ContainerStatuses[0].State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "Error", ExitCode: 137}}
-	node := f.nodes[0]
-	f.mu.Unlock()
-	if err := node.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
+	f.stop(t, pod, "Error", 137)
 	done := make(chan backend.Exit, 1)
 	go func() { ex, _ := pr.Wait(); done <- ex }()
 	select {

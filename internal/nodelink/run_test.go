@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"testing"
 
 	"github.com/agentty/agentty/internal/nodebackend"
-	corev1 "k8s.io/api/core/v1"
 )
 
 // nopCloser is an io.WriteCloser over w.
@@ -20,6 +20,15 @@ func (nopCloser) Close() error { return nil }
 // and status records.
 func runLink(t *testing.T, l *linker, host, bin string, in io.Reader, out io.Writer) (int, []nodebackend.LinkStatus) {
 	t.Helper()
+	code, recs, err := relay(l, host, bin, in, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code, recs
+}
+
+// relay is runLink for goroutines other than the test's.
+func relay(l *linker, host, bin string, in io.Reader, out io.Writer) (int, []nodebackend.LinkStatus, error) {
 	var status bytes.Buffer
 	code := l.run(host, &Options{Version: "test", Binary: bin}, in, nopCloser{out}, &status)
 	var recs []nodebackend.LinkStatus
@@ -27,32 +36,40 @@ func runLink(t *testing.T, l *linker, host, bin string, in io.Reader, out io.Wri
 	for sc.Scan() {
 		var r nodebackend.LinkStatus
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("status line %q: %v", sc.Text(), err)
+			return code, recs, fmt.Errorf("status line %q: %v", sc.Text(), err)
 		}
 		recs = append(recs, r)
 	}
-	return code, recs
+	return code, recs, nil
 }
 
-// The relay: a Ready record naming the copy, the node's hello on out, and
-// when the server ends the input, a last record with no Why (the end was
-// the server's doing) and exit 0.
-func TestRun_RelaysUntilInputEnds(t *testing.T) {
-	bin, _ := staticELF(t)
-	f := newFakePods(runningPod("default", "web", "app"))
+// linkRun is a relay of the fake cluster's pod default/web running over
+// pipes: the test writes the node's input and reads its output.
+type linkRun struct {
+	in   *io.PipeWriter
+	out  *io.PipeReader
+	done chan linkResult
+}
+
+type linkResult struct {
+	code int
+	recs []nodebackend.LinkStatus
+}
+
+func startRun(t *testing.T, f *fakePods, bin string) *linkRun {
 	l := &linker{}
 	l.k8s.newAPI = func() (podAPI, error) { return f, nil }
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	type result struct {
-		code int
-		recs []nodebackend.LinkStatus
-	}
-	done := make(chan result, 1)
+	r := &linkRun{in: inW, out: outR, done: make(chan linkResult, 1)}
+	t.Cleanup(func() { inW.Close() })
 	go func() {
-		code, recs := runLink(t, l, "k8s://default/web", bin, inR, outW)
+		code, recs, err := relay(l, "k8s://default/web", bin, inR, outW)
 		outW.Close()
-		done <- result{code, recs}
+		if err != nil {
+			t.Error(err)
+		}
+		r.done <- linkResult{code, recs}
 	}()
 	// The node greets first: a message frame holding its hello.
 	hello := make([]byte, 5)
@@ -63,9 +80,19 @@ func TestRun_RelaysUntilInputEnds(t *testing.T) {
 	if _, err := io.ReadFull(outR, body); err != nil || !bytes.Contains(body, []byte(`"hello"`)) {
 		t.Fatalf("hello %q %v", body, err)
 	}
-	inW.Close()
 	go io.Copy(io.Discard, outR)
-	r := <-done
+	return r
+}
+
+// The relay: a Ready record naming the copy, the node's hello on out, and
+// when the server ends the input, a last record with no Why (the end was
+// the server's doing) and exit 0.
+func TestRun_RelaysUntilInputEnds(t *testing.T) {
+	bin, _ := staticELF(t)
+	f := newFakePods(runningPod("default", "web", "app"))
+	run := startRun(t, f, bin)
+	run.in.Close()
+	r := <-run.done
 	b, _ := loadBinary(bin)
 	exe := privateDir("test", b) + "/agentty"
 	if r.code != 0 || len(r.recs) != 2 || !r.recs[0].Ready || r.recs[0].Proto != nodebackend.LinkProto ||
@@ -78,39 +105,16 @@ func TestRun_RelaysUntilInputEnds(t *testing.T) {
 }
 
 // A target that ends under the node: the last record says what the
-// engine saw.
+// engine saw, and the link exits 0.
 func TestRun_TargetEndsWhySaid(t *testing.T) {
 	bin, _ := staticELF(t)
 	pod := runningPod("default", "web", "app")
 	f := newFakePods(pod)
-	l := &linker{}
-	l.k8s.newAPI = func() (podAPI, error) { return f, nil }
-	inR, inW := io.Pipe()
-	defer inW.Close()
-	outR, outW := io.Pipe()
-	done := make(chan []nodebackend.LinkStatus, 1)
-	go func() {
-		code, recs := runLink(t, l, "k8s://default/web", bin, inR, outW)
-		outW.Close()
-		if code != 0 {
-			t.Errorf("exit %d", code)
-		}
-		done <- recs
-	}()
-	if _, err := io.ReadFull(outR, make([]byte, 5)); err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, outR)
-	f.mu.Lock()
-	pod.Status.ContainerStatuses[0].State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{Reason: "OOMKilled", ExitCode: 137}}
-	node := f.nodes[0]
-	f.mu.Unlock()
-	if err := node.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	recs := <-done
+	run := startRun(t, f, bin)
+	f.stop(t, pod, "OOMKilled", 137)
+	r := <-run.done
 	const want = `container "app" in pod default/web stopped (OOMKilled, exit code 137)`
-	if len(recs) != 2 || recs[1].Why != want {
-		t.Fatalf("records %+v\nwant a last one with Why %q", recs, want)
+	if r.code != 0 || len(r.recs) != 2 || r.recs[1].Why != want {
+		t.Fatalf("exit %d, records %+v\nwant a last one with Why %q", r.code, r.recs, want)
 	}
 }

@@ -4,12 +4,15 @@ package inputwait
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -87,6 +90,9 @@ func TestInspector_ThreadComesAndGoes(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.out.waitFor(t, "stopped")
+	// join returns once the thread's Python code is done, a moment before
+	// the kernel lets its task go (CI read the stat once in between).
+	waitTaskGone(t, pid, tid)
 	// Nothing has probed since the thread ended: its descriptor is still
 	// cached and must refuse to read.
 	c.insp.mu.Lock()
@@ -353,5 +359,24 @@ sys.stdin.readline()
 		in.cache = nil
 		inspectors.Put(in)
 		x.Close()
+	}
+}
+
+// waitTaskGone waits until thread tid of pid has left /proc.
+func waitTaskGone(t *testing.T, pid, tid int) {
+	t.Helper()
+	dir := fmt.Sprintf("/proc/%d/task/%d", pid, tid)
+	end := time.Now().Add(deadline)
+	backoff := time.Millisecond
+	for {
+		_, err := os.Stat(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("thread %d of %d still in /proc after %v (%s: %v)", tid, pid, deadline, dir, err)
+		}
+		<-time.After(backoff) // no event tells another process's thread has been released
+		backoff = min(2*backoff, 50*time.Millisecond)
 	}
 }

@@ -46,9 +46,11 @@ type Results struct {
 	REPL    REPL       `json:"repl"`
 	Daemon  DaemonREPL `json:"daemon_repl"`
 	Ingest  []Ingest   `json:"ingest"`
-	Seq     SeqRun     `json:"seq_pty"`
-	Memory  Memory     `json:"memory"`
-	Cold    Latency    `json:"cold_start"`
+	// Pairs are the ingest budgets' interleaved medians.
+	Pairs  []IngestPair `json:"ingest_pairs"`
+	Seq    SeqRun       `json:"seq_pty"`
+	Memory Memory       `json:"memory"`
+	Cold   Latency      `json:"cold_start"`
 	// ToolsListBytes is the tools/list result as JSON: what every
 	// conversation reads into the model's context.
 	ToolsListBytes int      `json:"tools_list_bytes"`
@@ -175,8 +177,12 @@ func Run(ctx context.Context, cfg Config) *Results {
 	if res.Ingest, err = rn.ingest(ctx, cfg.Size); err != nil {
 		fail("ingest", err)
 	}
+	progress("ingest budget pairs")
+	if res.Pairs, err = rn.ingestPairs(ctx, cfg.Size, pairRuns); err != nil {
+		fail("ingest pairs", err)
+	}
 	progress("seq 1 3000000 on a PTY")
-	if res.Seq, err = rn.seq(ctx, seqN); err != nil {
+	if res.Seq, err = rn.seq(ctx, seqN, pairRuns); err != nil {
 		fail("seq", err)
 	}
 	return res
@@ -234,9 +240,18 @@ func (r *Results) Print(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintln(w, "(MB/s = program bytes / 1e6 / seconds; agentty rows time start_process until the session is exited with")
 	fmt.Fprintln(w, " every byte counted; a PTY turns each \\n into \\r\\n, so it delivers more bytes than the program wrote)")
+	if len(r.Pairs) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "Ingest budget pairs (interleaved)\truns\tmedian s\tbaseline\tmedian s\t% of it\t")
+		for _, p := range r.Pairs {
+			fmt.Fprintf(tw, "%s\t%d\t%.3f\t%s\t%.3f\t%.1f\t\n", p.Name, p.Runs, p.Secs, p.Base, p.BaseSecs, p.Percent)
+		}
+		tw.Flush()
+	}
 	if r.Seq.N > 0 {
-		fmt.Fprintf(w, "seq 1 %d on a PTY (%d bytes), start -> exit seen: agentty %.3f s, bare PTY %.3f s (%.2fx)\n",
-			r.Seq.N, r.Seq.Bytes, r.Seq.AgenttySecs, r.Seq.BareSecs, r.Seq.TimesBarePTY)
+		fmt.Fprintf(w, "seq 1 %d on a PTY (%d bytes), start -> exit seen, median of %d interleaved pairs: agentty %.3f s, bare PTY %.3f s (%.2fx)\n",
+			r.Seq.N, r.Seq.Bytes, r.Seq.Runs, r.Seq.AgenttySecs, r.Seq.BareSecs, r.Seq.TimesBarePTY)
 	}
 	fmt.Fprintln(w)
 

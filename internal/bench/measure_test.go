@@ -2,8 +2,10 @@ package bench
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,20 +96,52 @@ func TestResults_ThroughputBudgets(t *testing.T) {
 	if got, want := seqPTYBytes(3000000), int64(22888896+3000000); got != want {
 		t.Fatalf("seqPTYBytes(3000000) = %d, want %d", got, want)
 	}
-	r := &Results{Ingest: []Ingest{
-		{Name: "agentty pty mode, --no-store", MBps: 45}, {Name: "program alone, read through a pty", MBps: 50},
-		{Name: "agentty pipe mode, --no-store", MBps: 200}, {Name: "agentty pipe mode, store on", MBps: 150}},
-		Seq: SeqRun{TimesBarePTY: 1.5}}
+	r := &Results{Pairs: []IngestPair{
+		{Name: "agentty pty mode, --no-store", Base: "program alone, read through a pty", Runs: 3, Secs: 5, BaseSecs: 4.5, Percent: 90},
+		{Name: "agentty pipe mode, store on", Base: "agentty pipe mode, --no-store", Runs: 3, Secs: 0.4, BaseSecs: 0.3, Percent: 75}},
+		Seq: SeqRun{N: 3000000, Bytes: 25888896, Runs: 3, AgenttySecs: 1.5, BareSecs: 1, TimesBarePTY: 1.5}}
 	var b bytes.Buffer
 	r.printBudgets(&b)
+	r.Print(&b)
 	for _, want := range []string{
 		"PTY ingest with screen, of bare PTY 90.0 % >= 90.0 % yes",
 		"pipe ingest with store, of --no-store 75.0 % >= 80.0 % NO",
 		"seq 1 3000000 PTY start->exit, x bare PTY 1.5 x 1.2 x NO",
+		"agentty pipe mode, store on 3 0.400 agentty pipe mode, --no-store 0.300 75.0",
+		"median of 3 interleaved pairs: agentty 1.500 s, bare PTY 1.000 s (1.50x)",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), want) {
 			t.Errorf("budgets lack %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestInterleave_AlternatesAndStops: the two sides take turns, a first,
+// and the first error ends the runs with what was timed before it.
+func TestInterleave_AlternatesAndStops(t *testing.T) {
+	var order []string
+	timer := func(name string, ds ...time.Duration) func() (time.Duration, error) {
+		i := 0
+		return func() (time.Duration, error) {
+			order = append(order, name)
+			if i == len(ds) {
+				return 0, errors.New(name + " failed")
+			}
+			i++
+			return ds[i-1], nil
+		}
+	}
+	as, bs, err := interleave(3, timer("a", 3, 1, 2), timer("b", 1, 5, 1))
+	if err != nil || strings.Join(order, "") != "ababab" || !slices.Equal(as, []time.Duration{3, 1, 2}) || !slices.Equal(bs, []time.Duration{1, 5, 1}) {
+		t.Fatalf("interleave = %v, %v, %v in order %v", as, bs, err, order)
+	}
+	if got := summarizeLatency(as).MedianMs / summarizeLatency(bs).MedianMs; got != 2 {
+		t.Errorf("ratio of medians = %v, want 2", got)
+	}
+	order = nil
+	as, bs, err = interleave(3, timer("a", 3, 1, 2), timer("b", 1))
+	if err == nil || err.Error() != "b failed" || strings.Join(order, "") != "abab" || len(as) != 2 || len(bs) != 1 {
+		t.Fatalf("with b failing on its second run: %v, %v, %v in order %v", as, bs, err, order)
 	}
 }
 

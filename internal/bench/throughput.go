@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"syscall"
@@ -16,17 +17,27 @@ import (
 // SeqRun times `seq 1 N` on a PTY: through agentty from start_process
 // until the session is reported exited with every byte counted, and the
 // same program on a bare PTY read by this process until end of output.
+// Runs pairs are interleaved (agentty, bare, agentty, ...) and the
+// medians compared: one run of either swings by a fifth on a busy
+// machine, as much as the budget's margin.
 type SeqRun struct {
-	N             int     `json:"n"`
-	Bytes         int64   `json:"pty_bytes"`
-	AgenttySecs   float64 `json:"agentty_seconds"`
-	BareSecs      float64 `json:"bare_pty_seconds"`
-	TimesBarePTY  float64 `json:"times_bare_pty"`
-	ScreenEnabled bool    `json:"screen"`
+	N             int       `json:"n"`
+	Bytes         int64     `json:"pty_bytes"`
+	Runs          int       `json:"runs"`
+	AgenttySecs   float64   `json:"agentty_seconds"`  // median
+	BareSecs      float64   `json:"bare_pty_seconds"` // median
+	AgenttyAll    []float64 `json:"agentty_runs"`
+	BareAll       []float64 `json:"bare_pty_runs"`
+	TimesBarePTY  float64   `json:"times_bare_pty"` // of the medians
+	ScreenEnabled bool      `json:"screen"`
 }
 
 // seqN is the program of issue 19's start-to-exit measurement.
 const seqN = 3000000
+
+// pairRuns is how many interleaved pairs the budgets' medians (seq,
+// ingest pairs) come from.
+const pairRuns = 3
 
 // seqPTYBytes is what `seq 1 n` delivers through a PTY: every number, and
 // \r\n for its newline.
@@ -39,22 +50,52 @@ func seqPTYBytes(n int) int64 {
 	return total
 }
 
-// seq measures SeqRun for n.
-func (rn *runner) seq(ctx context.Context, n int) (SeqRun, error) {
-	r := SeqRun{N: n, Bytes: seqPTYBytes(n), ScreenEnabled: true}
+// seq measures SeqRun for n over runs pairs.
+func (rn *runner) seq(ctx context.Context, n, runs int) (SeqRun, error) {
+	r := SeqRun{N: n, Bytes: seqPTYBytes(n), Runs: runs, ScreenEnabled: true}
 	command := "seq 1 " + strconv.Itoa(n)
-	in, err := rn.agenttyIngestCommand(ctx, "pty", command, r.Bytes, r.Bytes, "")
+	ag, bare, err := interleave(runs, func() (time.Duration, error) {
+		in, err := rn.agenttyIngestCommand(ctx, "pty", command, r.Bytes, r.Bytes, "")
+		if err != nil {
+			return 0, fmt.Errorf("agentty: %w", err)
+		}
+		return time.Duration(in.Seconds * float64(time.Second)), nil
+	}, func() (time.Duration, error) {
+		d, err := bareRun(command, r.Bytes, time.Minute)
+		if err != nil {
+			return 0, fmt.Errorf("bare pty: %w", err)
+		}
+		return d, nil
+	})
 	if err != nil {
-		return r, fmt.Errorf("agentty: %w", err)
+		return r, err
 	}
-	r.AgenttySecs = in.Seconds
-	bare, err := bareRun(command, r.Bytes, time.Minute)
-	if err != nil {
-		return r, fmt.Errorf("bare pty: %w", err)
+	for i := range ag {
+		r.AgenttyAll = append(r.AgenttyAll, ag[i].Seconds())
+		r.BareAll = append(r.BareAll, bare[i].Seconds())
 	}
-	r.BareSecs = bare.Seconds()
+	r.AgenttySecs = summarizeLatency(ag).MedianMs / 1e3
+	r.BareSecs = summarizeLatency(bare).MedianMs / 1e3
 	r.TimesBarePTY = r.AgenttySecs / r.BareSecs
 	return r, nil
+}
+
+// interleave times a and b alternately, runs times each (a first), so a
+// change in the machine's load falls on both; it stops at the first error.
+func interleave(runs int, a, b func() (time.Duration, error)) (as, bs []time.Duration, err error) {
+	for range runs {
+		for _, v := range []struct {
+			f   func() (time.Duration, error)
+			out *[]time.Duration
+		}{{a, &as}, {b, &bs}} {
+			d, err := v.f()
+			if err != nil {
+				return as, bs, err
+			}
+			*v.out = append(*v.out, d)
+		}
+	}
+	return as, bs, nil
 }
 
 // bareRun runs command on a PTY read by this process until every slave
@@ -88,31 +129,76 @@ func bareRun(command string, want int64, limit time.Duration) (time.Duration, er
 	return d, nil
 }
 
-// ingestRatio is in's throughput as a percentage of base's, 0 when either
-// is missing.
-func (r *Results) ingestRatio(in, base string) float64 {
-	var a, b float64
-	for _, x := range r.Ingest {
-		switch x.Name {
-		case in:
-			a = x.MBps
-		case base:
-			b = x.MBps
+// IngestPair is a throughput budget's measurement: the measured variant
+// and its baseline run alternately, Runs times each, on the same
+// pipeline; Percent is the baseline's median time over the variant's, the
+// variant's throughput as a share of the baseline's. A single run of the
+// ingest table swings by a quarter from run to run on this kind of
+// machine, more than the budgets' margins.
+type IngestPair struct {
+	Name     string  `json:"name"`
+	Base     string  `json:"baseline"`
+	Runs     int     `json:"runs"`
+	Secs     float64 `json:"median_seconds"`
+	BaseSecs float64 `json:"baseline_median_seconds"`
+	Percent  float64 `json:"percent_of_baseline"`
+}
+
+// ingestPairs measures the two ingest budgets' pairs over runs each.
+func (rn *runner) ingestPairs(ctx context.Context, size int64, runs int) ([]IngestPair, error) {
+	ptyWant := size + size/int64(len(ingestLine)+1)
+	agentty := func(mode string, want int64, store bool) func() (time.Duration, error) {
+		return func() (time.Duration, error) {
+			dir := ""
+			if store {
+				var err error
+				if dir, err = os.MkdirTemp("", "agentty-bench-store-"); err != nil {
+					return 0, err
+				}
+				defer os.RemoveAll(dir)
+			}
+			in, err := rn.agenttyIngest(ctx, mode, size, want, dir)
+			return time.Duration(in.Seconds * float64(time.Second)), err
 		}
 	}
-	if a == 0 || b == 0 {
-		return 0
+	var out []IngestPair
+	for _, p := range []struct {
+		name, base string
+		a, b       func() (time.Duration, error)
+	}{
+		{"agentty pty mode, --no-store", "program alone, read through a pty", agentty("pty", ptyWant, false),
+			func() (time.Duration, error) { return bareRun(ingestPipeline(size), ptyWant, time.Minute) }},
+		{"agentty pipe mode, store on", "agentty pipe mode, --no-store", agentty("pipe", size, true), agentty("pipe", size, false)},
+	} {
+		as, bs, err := interleave(runs, p.a, p.b)
+		if err != nil {
+			return out, fmt.Errorf("%s against %s: %w", p.name, p.base, err)
+		}
+		pair := IngestPair{Name: p.name, Base: p.base, Runs: runs,
+			Secs: summarizeLatency(as).MedianMs / 1e3, BaseSecs: summarizeLatency(bs).MedianMs / 1e3}
+		pair.Percent = 100 * pair.BaseSecs / pair.Secs
+		out = append(out, pair)
 	}
-	return 100 * a / b
+	return out, nil
+}
+
+// pairPercent is the named pair's Percent, 0 when it was not measured.
+func (r *Results) pairPercent(name string) float64 {
+	for _, p := range r.Pairs {
+		if p.Name == name {
+			return p.Percent
+		}
+	}
+	return 0
 }
 
 // throughputBudgets are issue 19's throughput rows, each against the
 // baseline measured in the same run.
 func (r *Results) throughputBudgets(row func(name string, got, budget float64, unit string), atLeast func(name string, got, budget float64, unit string)) {
-	if v := r.ingestRatio("agentty pty mode, --no-store", "program alone, read through a pty"); v > 0 {
+	if v := r.pairPercent("agentty pty mode, --no-store"); v > 0 {
 		atLeast("PTY ingest with screen, of bare PTY", v, 90, "%")
 	}
-	if v := r.ingestRatio("agentty pipe mode, store on", "agentty pipe mode, --no-store"); v > 0 {
+	if v := r.pairPercent("agentty pipe mode, store on"); v > 0 {
 		atLeast("pipe ingest with store, of --no-store", v, 80, "%")
 	}
 	if r.Seq.TimesBarePTY > 0 {

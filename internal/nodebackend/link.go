@@ -12,7 +12,7 @@ package nodebackend
 // carries LinkStatus records (first Ready or Error, then at the stream's
 // end Why and the node's stderr). The linkStream owns the link process:
 // a goroutine reads the status records and reaps it; Close ends the
-// node's input, gives the link closeGrace to finish, then kills it.
+// node's input, gives the link LinkCloseGrace to finish, then kills it.
 
 import (
 	"bufio"
@@ -35,9 +35,8 @@ const LinkName = "agentty-link"
 // ErrNoLink is returned when no agentty-link can be found.
 var ErrNoLink = errors.New("no " + LinkName)
 
-// linkWhyWait bounds how long Why waits for the link's last record: the
-// link itself waits up to 8 s for the engine to record a container's end.
-const linkWhyWait = 10 * time.Second
+// linkWhyWait bounds how long Why waits for the link's last record.
+const linkWhyWait = LinkWhyLimit + 2*time.Second
 
 // linkPath picks the link to run: the configured one, else agentty-link
 // next to this executable, else on PATH.
@@ -207,11 +206,11 @@ func (s *linkStream) Why() string {
 }
 
 // Close ends the node's input (the node then ends its programs and the
-// link its exec) and waits for the link, killing it after closeGrace.
+// link its exec) and waits for the link, killing it after LinkCloseGrace.
 func (s *linkStream) Close() error {
 	s.once.Do(func() {
 		s.in.Close()
-		t := time.NewTimer(closeGrace + time.Second)
+		t := time.NewTimer(LinkCloseGrace + time.Second)
 		select {
 		case <-s.done:
 		case <-t.C:
@@ -223,7 +222,3 @@ func (s *linkStream) Close() error {
 	})
 	return nil
 }
-
-// closeGrace is how long a node may take to exit once its input ended
-// before its exec is cancelled (agentty-link's own grace for Kubernetes).
-const closeGrace = 2 * time.Second

@@ -187,13 +187,14 @@ func (s *dockerStream) Close() error {
 	return nil
 }
 
-// whyWait bounds how long Why waits for Docker to see the container stop:
-// the exec's stream can end before Docker records the container's exit.
+// whyWait bounds how long Why waits for the engine to see the container
+// stop (the exec's stream can end before it records the exit); the rest
+// of nodebackend.LinkWhyLimit is for the inspect that follows.
 const whyWait = 3 * time.Second
 
 // Why asks Docker what became of the container.
 func (s *dockerStream) Why() string {
-	ctx, cancel := context.WithTimeout(context.Background(), whyWait+5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), nodebackend.LinkWhyLimit)
 	defer cancel()
 	wctx, wcancel := context.WithTimeout(ctx, whyWait)
 	w := s.cli.ContainerWait(wctx, s.name, client.ContainerWaitOptions{Condition: container.WaitConditionNotRunning})

@@ -30,8 +30,8 @@ type k8sStream struct {
 }
 
 // closeGrace is how long Close waits for the node to exit on its input's
-// end before the exec is cancelled.
-const closeGrace = 2 * time.Second
+// end before the exec is cancelled; the server waits for it.
+const closeGrace = nodebackend.LinkCloseGrace
 
 func newK8sStream(api podAPI, ref podRef, restarts int32, argv []string) *k8sStream {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -94,7 +94,7 @@ const whyPoll = 250 * time.Millisecond
 // stream can end before the kubelet records the container's exit, so it
 // rereads the pod for up to whyWait.
 func (s *k8sStream) Why() string {
-	ctx, cancel := context.WithTimeout(context.Background(), whyWait+5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), nodebackend.LinkWhyLimit)
 	defer cancel()
 	deadline := time.Now().Add(whyWait)
 	tick := time.NewTicker(whyPoll)

@@ -369,6 +369,10 @@ func directPTYRoundTrips(n int, limit time.Duration) ([]time.Duration, int, erro
 // ingestLine is what the ingest pipeline repeats: 37 bytes with the newline.
 const ingestLine = "0123456789abcdefghijklmnopqrstuvwxyz"
 
+// ingestPTYBytes is what the pipeline delivers through a PTY: its output
+// processing (onlcr) adds a \r before every \n.
+func ingestPTYBytes(size int64) int64 { return size + size/int64(len(ingestLine)+1) }
+
 func ingestPipeline(size int64) string {
 	return fmt.Sprintf("yes %s | head -c %d", ingestLine, size)
 }
@@ -383,10 +387,9 @@ func (rn *runner) ingest(ctx context.Context, size int64) ([]Ingest, error) {
 		// The terminal emulator behind read_screen, turned off: its cost.
 		{"pty", "agentty pty mode, -screen=false", "-screen=false"},
 	} {
-		// A PTY's output processing (onlcr) adds a \r before every \n.
 		want := size
 		if v.mode == "pty" {
-			want += size / int64(len(ingestLine)+1)
+			want = ingestPTYBytes(size)
 		}
 		in, err := rn.agenttyIngest(ctx, v.mode, size, want, "", v.flag)
 		if err != nil {
@@ -397,12 +400,7 @@ func (rn *runner) ingest(ctx context.Context, size int64) ([]Ingest, error) {
 		if v.flag != "" {
 			continue
 		}
-		dir, err := os.MkdirTemp("", "agentty-bench-store-")
-		if err != nil {
-			return out, err
-		}
-		in, err = rn.agenttyIngest(ctx, v.mode, size, want, dir)
-		_ = os.RemoveAll(dir)
+		in, err = rn.agenttyIngestStore(ctx, v.mode, size, want)
 		if err != nil {
 			return out, fmt.Errorf("%s with store: %w", v.name, err)
 		}
@@ -415,7 +413,7 @@ func (rn *runner) ingest(ctx context.Context, size int64) ([]Ingest, error) {
 	}
 	out = append(out, ingestRate("program alone, to /dev/null", size, 0, time.Since(t0)))
 
-	in, err := directPTYIngest(size, size+size/int64(len(ingestLine)+1), time.Minute)
+	in, err := directPTYIngest(size, ingestPTYBytes(size), time.Minute)
 	if err != nil {
 		return out, fmt.Errorf("raw pipeline on a pty: %w", err)
 	}
@@ -452,6 +450,17 @@ func ingestRate(name string, size, counted int64, d time.Duration) Ingest {
 // count is checked against what the program wrote.
 func (rn *runner) agenttyIngest(ctx context.Context, mode string, size, want int64, dataDir string, extra ...string) (Ingest, error) {
 	return rn.agenttyIngestCommand(ctx, mode, ingestPipeline(size), size, want, dataDir, extra...)
+}
+
+// agenttyIngestStore is agenttyIngest with the store on, in a temporary
+// data directory removed afterwards.
+func (rn *runner) agenttyIngestStore(ctx context.Context, mode string, size, want int64) (Ingest, error) {
+	dir, err := os.MkdirTemp("", "agentty-bench-store-")
+	if err != nil {
+		return Ingest{}, err
+	}
+	defer os.RemoveAll(dir)
+	return rn.agenttyIngest(ctx, mode, size, want, dir)
 }
 
 // agenttyIngestCommand is agenttyIngest for any command that writes size

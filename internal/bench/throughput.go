@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"syscall"
@@ -146,18 +145,16 @@ type IngestPair struct {
 
 // ingestPairs measures the two ingest budgets' pairs over runs each.
 func (rn *runner) ingestPairs(ctx context.Context, size int64, runs int) ([]IngestPair, error) {
-	ptyWant := size + size/int64(len(ingestLine)+1)
+	ptyWant := ingestPTYBytes(size)
 	agentty := func(mode string, want int64, store bool) func() (time.Duration, error) {
 		return func() (time.Duration, error) {
-			dir := ""
+			var in Ingest
+			var err error
 			if store {
-				var err error
-				if dir, err = os.MkdirTemp("", "agentty-bench-store-"); err != nil {
-					return 0, err
-				}
-				defer os.RemoveAll(dir)
+				in, err = rn.agenttyIngestStore(ctx, mode, size, want)
+			} else {
+				in, err = rn.agenttyIngest(ctx, mode, size, want, "")
 			}
-			in, err := rn.agenttyIngest(ctx, mode, size, want, dir)
 			return time.Duration(in.Seconds * float64(time.Second)), err
 		}
 	}

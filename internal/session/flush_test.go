@@ -73,3 +73,53 @@ func TestScripted_InputGateFlushed(t *testing.T) {
 		})
 	}
 }
+
+// TestScripted_ReplyBeforeTheWait: a reply already in the log when the
+// wait after input starts (a quick program answered while the write and
+// its flush returned) is probed at once. Only a wait that has seen
+// nothing after the input pauses first (minProbe): the program cannot
+// have taken the input in yet.
+func TestScripted_ReplyBeforeTheWait(t *testing.T) {
+	delivered := backend.InputWaits{Gated: true, Grace: time.Hour, ExactMarks: true, Delivered: true}
+	flushing := inputwait.Readers{IDs: 1, Runs: 10, Flushing: true}
+	cases := []struct {
+		name  string
+		reply string // printed as the input is written
+		naps  int32  // naps before the wait's first probe
+	}{
+		{"the reply is in the log", "42\r\n>>> ", 0},
+		{"nothing after the input yet", "", 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sm := scripted(t, Config{}, backendtest.Options{Waits: delivered, Flush: func() error { return nil }})
+			s, p := sm.start(t, record.ModePTY)
+			before := awaitingProbe(5)
+			before.Readers = flushing
+			p.SetProbe(before, nil)
+			p.OnWrite(func([]byte) {
+				if c.reply != "" {
+					p.Print(c.reply)
+				}
+			})
+			if _, err := s.Send(Input{Text: "print(6*7)", Enter: true}, time.Now().Add(time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			var napsAtFirst atomic.Int32
+			p.SetProbeFunc(func(n int) inputwait.Probe {
+				if n == 1 {
+					napsAtFirst.Store(int32(p.Naps()))
+				}
+				pr := awaitingProbe(5)
+				pr.Readers = flushing
+				return pr
+			})
+			mark := s.LastInput()
+			naps := p.Naps()
+			res := s.Wait(context.Background(), 0, WaitOptions{Timeout: 10 * time.Second, Input: &mark})
+			if res.Reason != ReasonAwaiting || napsAtFirst.Load()-int32(naps) != c.naps {
+				t.Fatalf("wait = %+v with %d naps before its first probe, want awaiting_input after %d", res, napsAtFirst.Load()-int32(naps), c.naps)
+			}
+		})
+	}
+}

@@ -223,9 +223,11 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	var idleFP uint64
 	idleSince := start
 	probeAt, probeDelay := start, minProbe
-	if o.Input != nil {
+	if o.Input != nil && !sawNew {
 		// Right after the write the program cannot have taken the input in
 		// yet: a probe now would only find the stale block of before it.
+		// Output after the input says it has (a quick program answered
+		// while the write and its flush returned): look at once.
 		probeAt = start.Add(minProbe)
 	}
 	var lw *listenWatch

@@ -53,6 +53,7 @@ type Process struct {
 	exited  chan struct{} // closed by Exit
 	drained chan struct{} // closed by EOF
 	closed  chan struct{} // closed by Close
+	naps    atomic.Int32  // Nap calls
 
 	mu          sync.Mutex
 	exit        backend.Exit                // guarded by mu; set before exited closes

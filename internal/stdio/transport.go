@@ -51,7 +51,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	c := &conn{in: t.In, out: t.Out, maxLine: t.MaxLine, maxReply: t.MaxReply, log: t.Logger,
 		incoming: make(chan msgOrErr), closed: make(chan struct{})}
 	if c.in == nil {
-		c.in = os.Stdin
+		c.in = stdin()
 	}
 	if c.out == nil {
 		c.out = os.Stdout

@@ -50,6 +50,9 @@ type people struct {
 	runs     map[string]bool               // sessions with an interactive run
 	pending  map[string]*secret.Page       // session id -> askpass question
 	changed  chan struct{}                 // closed and replaced when pending gains a page
+	// waiting: session id -> the waits askWake watches for its askpass
+	// questions.
+	waiting map[string]map[*askWaiter]struct{}
 }
 
 // track is a receiving middleware that notes which client calls, and on
@@ -113,6 +116,11 @@ func (t *tools) setRun(id string, on bool) {
 func (t *tools) pendingAsk(id string) (*secret.Page, <-chan struct{}) {
 	t.peopleMu.Lock()
 	defer t.peopleMu.Unlock()
+	return t.pendingLocked(id), t.who.changed
+}
+
+// pendingLocked is pendingAsk's page; peopleMu is held.
+func (t *tools) pendingLocked(id string) *secret.Page {
 	pg := t.who.pending[id]
 	if pg != nil {
 		select {
@@ -121,7 +129,7 @@ func (t *tools) pendingAsk(id string) (*secret.Page, <-chan struct{}) {
 		default:
 		}
 	}
-	return pg, t.who.changed
+	return pg
 }
 
 func (t *tools) askpassSecret(ctx context.Context, id, prompt string) ([]byte, error) {
@@ -143,6 +151,7 @@ func (t *tools) askpassSecret(ctx context.Context, id, prompt string) ([]byte, e
 	t.who.pending[s.ID] = pg
 	close(t.who.changed)
 	t.who.changed = make(chan struct{})
+	t.wakeAskedLocked(s.ID)
 	run := t.who.runs[s.ID]
 	ss := t.who.inflight[s.ID]
 	if ss == nil {

@@ -97,7 +97,8 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	if t.maxRounds <= 0 {
 		t.maxRounds = DefaultMaxRounds
 	}
-	t.who = people{inflight: map[string]*mcp.ServerSession{}, runs: map[string]bool{}, pending: map[string]*secret.Page{}, changed: make(chan struct{})}
+	t.who = people{inflight: map[string]*mcp.ServerSession{}, runs: map[string]bool{}, pending: map[string]*secret.Page{}, changed: make(chan struct{}),
+		waiting: map[string]map[*askWaiter]struct{}{}}
 	if o.Person != nil {
 		o.Person.t = t
 	}

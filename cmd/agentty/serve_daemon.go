@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/agentty/agentty/internal/daemon"
+	"github.com/agentty/agentty/internal/stdin"
 )
 
 // defaultIdle is how long a daemon with no session running and no client
@@ -99,7 +100,7 @@ func serveViaDaemon(e *engineFlags, df *daemonClientFlags, args []string, logger
 	}
 	logger.Info("agentty serve relaying MCP to the daemon", "socket", socket, "pid", os.Getpid())
 	defer context.AfterFunc(ctx, func() { _ = conn.Close() })()
-	err = daemon.Relay(daemon.PollableStdin(), os.Stdout, conn)
+	err = daemon.Relay(stdin.Pollable(), os.Stdout, conn)
 	if ctx.Err() != nil {
 		return 0
 	}

@@ -6,9 +6,6 @@ import (
 	"net"
 	"os"
 	"time"
-
-	"golang.org/x/sys/unix"
-	"golang.org/x/term"
 )
 
 // Relay copies in to conn and conn to out until both directions end, each
@@ -50,19 +47,4 @@ func Relay(in io.Reader, out io.Writer, conn net.Conn) error {
 		return downErr
 	}
 	return io.ErrUnexpectedEOF
-}
-
-// PollableStdin returns stdin as a file whose reads honour deadlines, so
-// Relay can stop reading it. A terminal is left as it is: O_NONBLOCK is a
-// property of the open file, shared with the shell.
-func PollableStdin() *os.File {
-	fd := int(os.Stdin.Fd())
-	if term.IsTerminal(fd) {
-		return os.Stdin
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		return os.Stdin
-	}
-	// NewFile registers a non-blocking descriptor with the runtime poller.
-	return os.NewFile(uintptr(fd), "/dev/stdin")
 }

@@ -15,11 +15,12 @@ var backendSide = []string{"internal/backend", "internal/proctree", "internal/ss
 // cmdMayImport are the packages cmd/agentty may import: the server core,
 // the benchmark (its own front end), configuration loading, the tool-call
 // helper of the client subcommand, the daemon socket's client side and the
-// askpass client, and the guard's entry (it runs before the heavy package
-// inits, see internal/guardstart). The console client (ls, attach, logs,
+// askpass client, standard input through the poller (the relay's), and the
+// guard's entry (it runs before the heavy package inits, see
+// internal/guardstart). The console client (ls, attach, logs,
 // kill, export) imports no engine.
 var cmdMayImport = []string{"internal/server", "internal/bench", "internal/config", "internal/toolcall",
-	"internal/console/client", "internal/daemon", "internal/askpass", "internal/guardstart"}
+	"internal/console/client", "internal/daemon", "internal/askpass", "internal/stdin", "internal/guardstart"}
 
 // containerClients are what cmd/agentty must not depend on: the Docker
 // client and client-go, whose package inits and size cost every server

@@ -25,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/excerpt"
+	"github.com/agentty/agentty/internal/stdin"
 )
 
 // Transport is an mcp.Transport over a line-oriented reader and writer.
@@ -51,7 +52,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	c := &conn{in: t.In, out: t.Out, maxLine: t.MaxLine, maxReply: t.MaxReply, log: t.Logger,
 		incoming: make(chan msgOrErr), closed: make(chan struct{})}
 	if c.in == nil {
-		c.in = stdin()
+		c.in = stdin.Pollable()
 	}
 	if c.out == nil {
 		c.out = os.Stdout

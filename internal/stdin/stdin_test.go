@@ -1,4 +1,4 @@
-package stdio
+package stdin
 
 import (
 	"bytes"
@@ -12,12 +12,12 @@ import (
 	"time"
 )
 
-// TestStdin_PipeIsPolled: standard input that is a pipe (what an MCP
+// TestPollable_PipeIsPolled: standard input that is a pipe (what an MCP
 // client connects) is read through the runtime's poller: it takes
 // deadlines, which only polled files do, delivers what the client wrote,
-// and a read ends once it is closed. A terminal, a device or a file stays
-// os.Stdin. The test binary runs itself with each kind of stdin.
-func TestStdin_PipeIsPolled(t *testing.T) {
+// and a read ends once it is closed. A device or a file stays os.Stdin.
+// The test binary runs itself with each kind of stdin.
+func TestPollable_PipeIsPolled(t *testing.T) {
 	if os.Getenv("AGENTTY_STDIN_CHILD") == "1" {
 		stdinChild()
 		return
@@ -47,7 +47,7 @@ func TestStdin_PipeIsPolled(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestStdin_PipeIsPolled$")
+			cmd := exec.Command(os.Args[0], "-test.run=^TestPollable_PipeIsPolled$")
 			cmd.Env = append(os.Environ(), "AGENTTY_STDIN_CHILD=1", "GORACE=atexit_sleep_ms=0")
 			in := c.stdin(t)
 			cmd.Stdin = in
@@ -76,12 +76,11 @@ func open(t *testing.T, name string) *os.File {
 	return f
 }
 
-// stdinChild reports on the first line of stdout what stdin() made of its
-// standard input.
+// stdinChild reports on the first line of stdout what Pollable made of
+// its standard input.
 func stdinChild() {
-	in := stdin()
-	p, polled := in.(*polledStdin)
-	if !polled {
+	p := Pollable()
+	if p == os.Stdin {
 		fmt.Println("os.Stdin")
 		return
 	}
@@ -95,7 +94,7 @@ func stdinChild() {
 		return
 	}
 	_ = p.SetReadDeadline(time.Time{})
-	in.Close()
+	p.Close()
 	_, err := p.Read(b)
 	what := fmt.Sprint(err)
 	if errors.Is(err, os.ErrClosed) {

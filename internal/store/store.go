@@ -69,7 +69,13 @@ type Options struct {
 	MaxAge          time.Duration // exited sessions older than this are pruned; <0 never
 	CommitInterval  time.Duration // group commit period
 	MaxPending      int64         // bytes queued for the writer before output is dropped as a gap
-	Logger          *slog.Logger
+	// CommitAt is how many queued bytes make the writer commit at once
+	// rather than at its next slot: at a pipe's pace (a GB a second) one
+	// CommitInterval's output is most of MaxPending, and waiting for the
+	// slot turned the rest into a gap. 0: a quarter of MaxPending; < 0:
+	// only at the slot.
+	CommitAt int64
+	Logger   *slog.Logger
 }
 
 func (o *Options) normalize() {
@@ -87,6 +93,9 @@ func (o *Options) normalize() {
 	}
 	if o.MaxPending <= 0 {
 		o.MaxPending = DefaultMaxPending
+	}
+	if o.CommitAt == 0 {
+		o.CommitAt = o.MaxPending / 4
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

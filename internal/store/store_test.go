@@ -94,9 +94,9 @@ func TestLog_OldOutputReadFromDisk(t *testing.T) {
 }
 
 func TestLog_GapWhenWriterFallsBehind(t *testing.T) {
-	// A queue of 1 KiB and a commit interval far away: most appends must
-	// be dropped from the store, and said so.
-	s := openTest(t, t.TempDir(), &Options{MaxPending: 1024, CommitInterval: time.Hour})
+	// A queue of 1 KiB and a commit interval far away, with no commit
+	// before it: most appends must be dropped from the store, and said so.
+	s := openTest(t, t.TempDir(), &Options{MaxPending: 1024, CommitInterval: time.Hour, CommitAt: -1})
 	l := startSession(s, "s1", 1<<20)
 	data := lines(1, 1000)
 	for p := data; len(p) > 0; {
@@ -131,6 +131,45 @@ func TestLog_GapWhenWriterFallsBehind(t *testing.T) {
 	got, lost := readAll(past)
 	if !bytes.Equal(got, data[:1000]) || lost != gaps {
 		t.Fatalf("disk holds %d bytes, lost %d; want the first 1000 and %d lost", len(got), lost, gaps)
+	}
+}
+
+// TestLog_CommitsBeforeTheQueueFills: output that fills a quarter of the
+// queue is committed at once, not at the writer's next slot (an hour away
+// here), so a fast writer's output reaches disk instead of a gap.
+func TestLog_CommitsBeforeTheQueueFills(t *testing.T) {
+	s := openTest(t, t.TempDir(), &Options{MaxPending: 1 << 20, CommitInterval: time.Hour})
+	l := startSession(s, "s1", 4<<20)
+	data := bytes.Repeat([]byte("0123456789abcdef\n"), (300<<10)/17)
+	for p := data; len(p) > 0; {
+		n := min(len(p), 4096)
+		l.Append(outlog.Stdout, p[:n])
+		p = p[n:]
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		s.mu.Lock()
+		ch := s.commitCh
+		s.mu.Unlock()
+		if l.durable.Load() >= int64(len(data)*3/4) {
+			break
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("%d of %d bytes committed after 10 s, want at least the first quarter of the queue's worth at once", l.durable.Load(), len(data))
+		}
+	}
+	l.CloseWrite()
+	if !s.Sync(10 * time.Second) {
+		t.Fatal("sync timed out")
+	}
+	past, err := s.OpenLog("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, lost := readAll(past); !bytes.Equal(got, data) || lost != 0 {
+		t.Fatalf("disk holds %d bytes, lost %d; want all %d, none lost", len(got), lost, len(data))
 	}
 }
 

@@ -104,7 +104,20 @@ func (s *Store) enqueueOutput(l *Log, stream outlog.Stream, p []byte, off, line 
 	o.parts = parts
 	o.nl += nl
 	o.size += n
+	if c := s.opt.CommitAt; c > 0 && s.pendBytes >= c {
+		s.commitNow()
+	}
 	return nl
+}
+
+// commitNow asks the writer for a commit without waiting for its slot.
+func (s *Store) commitNow() {
+	for _, c := range []chan struct{}{s.wake, s.nudge} {
+		select {
+		case c <- struct{}{}:
+		default:
+		}
+	}
 }
 
 // closeGap records the output l dropped from the store. s.mu must be held.
@@ -138,7 +151,8 @@ func (s *Store) enqueueEvent(o *op) {
 }
 
 // writer is the only goroutine writing transcripts: it commits everything
-// queued at most every CommitInterval, sooner when a reader needs it.
+// queued at most every CommitInterval, sooner when a reader needs it or the
+// queue passes Options.CommitAt.
 func (s *Store) writer(ctx context.Context) {
 	beat := time.NewTicker(heartbeat)
 	defer beat.Stop()
@@ -373,12 +387,7 @@ func (s *Store) Sync(timeout time.Duration) bool {
 		return done
 	}
 	s.mu.Unlock()
-	for _, c := range []chan struct{}{s.wake, s.nudge} {
-		select {
-		case c <- struct{}{}:
-		default:
-		}
-	}
+	s.commitNow()
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	for {

@@ -177,6 +177,11 @@ func Run(ctx context.Context, cfg Config) *Results {
 	if res.Ingest, err = rn.ingest(ctx, cfg.Size); err != nil {
 		fail("ingest", err)
 	}
+	for _, in := range res.Ingest {
+		if err := gapError(in); err != nil {
+			fail("ingest", err)
+		}
+	}
 	progress("ingest budget pairs")
 	if res.Pairs, err = rn.ingestPairs(ctx, cfg.Size, pairRuns); err != nil {
 		fail("ingest pairs", err)

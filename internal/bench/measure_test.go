@@ -202,3 +202,16 @@ func TestBuildMode(t *testing.T) {
 		t.Fatalf("buildMode of no file = %q", got)
 	}
 }
+
+// TestGapError: a store-on ingest run whose store dropped output counts as
+// failed, not as a cheaper store.
+func TestGapError(t *testing.T) {
+	if err := gapError(Ingest{Name: "agentty pipe mode, store on", Counted: 200000000}); err != nil {
+		t.Fatalf("no gap: %v", err)
+	}
+	err := gapError(Ingest{Name: "agentty pipe mode, store on", Counted: 200000000, GapBytes: 8744960})
+	want := "agentty pipe mode, store on: the store dropped 8744960 of 200000000 bytes (a gap: its writer fell behind)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("gapError = %v, want %q", err, want)
+	}
+}

@@ -152,6 +152,9 @@ func (rn *runner) ingestPairs(ctx context.Context, size int64, runs int) ([]Inge
 			var err error
 			if store {
 				in, err = rn.agenttyIngestStore(ctx, mode, size, want)
+				if err == nil {
+					err = gapError(in)
+				}
 			} else {
 				in, err = rn.agenttyIngest(ctx, mode, size, want, "")
 			}
@@ -177,6 +180,16 @@ func (rn *runner) ingestPairs(ctx context.Context, size int64, runs int) ([]Inge
 		out = append(out, pair)
 	}
 	return out, nil
+}
+
+// gapError refuses a store-on run whose store dropped output (a gap: its
+// writer fell behind): a store that keeps less is cheaper, and the budget
+// is for one that keeps everything.
+func gapError(in Ingest) error {
+	if in.GapBytes > 0 {
+		return fmt.Errorf("%s: the store dropped %d of %d bytes (a gap: its writer fell behind)", in.Name, in.GapBytes, in.Counted)
+	}
+	return nil
 }
 
 // pairPercent is the named pair's Percent, 0 when it was not measured.

@@ -15,14 +15,15 @@ import (
 // the tests can send what no client library would (broken JSON, NUL bytes)
 // and see every byte of every reply.
 type rawServer struct {
-	t      *testing.T
+	t      testing.TB
+	pid    int // the server process
 	stdin  io.WriteCloser
 	lines  chan string // reply lines, closed at the server's EOF
 	stderr *os.File
 	nextID int
 }
 
-func startRaw(t *testing.T, flags ...string) *rawServer {
+func startRaw(t testing.TB, flags ...string) *rawServer {
 	t.Helper()
 	cmd := selfCommand(t, append([]string{"serve", "-log-level", "warn"}, flags...)...)
 	cmd.Dir = t.TempDir()
@@ -30,6 +31,7 @@ func startRaw(t *testing.T, flags ...string) *rawServer {
 	cmd.Stderr = s.stderr
 	var stdout io.ReadCloser
 	s.stdin, stdout = startPiped(t, cmd)
+	s.pid = cmd.Process.Pid
 	go func() {
 		defer close(s.lines)
 		r := bufio.NewReaderSize(stdout, 1<<20)

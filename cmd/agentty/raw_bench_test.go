@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// BenchmarkRaw_REPLRoundTrip is a send_input round trip to python3 on a PTY
+// through "agentty serve" over stdio, driven by a raw JSON-RPC client (no
+// MCP library on the client's side, protocol 2025-06-18), so what it
+// measures is the server's own cost. Besides the latency it reports the
+// server's CPU time and context switches (every thread's, voluntary or
+// not) per call:
+//
+//	go test -run '^$' -bench Raw_REPLRoundTrip -benchtime 3000x ./cmd/agentty
+func BenchmarkRaw_REPLRoundTrip(b *testing.B) {
+	s := startRaw(b, "-standalone", "-no-store")
+	var st toolResult
+	if err := json.Unmarshal(s.request("tools/call", map[string]any{"name": "start_process",
+		"arguments": map[string]any{"argv": []string{"python3", "-q"}}}).Result, &st); err != nil || st.IsError {
+		b.Fatalf("start_process: %v %+v", err, st)
+	}
+	id, _ := st.Structured["session_id"].(string)
+	cpu0, sw0 := processCost(b, s.pid)
+	var d []time.Duration
+	i := 0
+	for b.Loop() {
+		i++
+		t0 := time.Now()
+		r := s.request("tools/call", map[string]any{"name": "send_input",
+			"arguments": map[string]any{"session_id": id, "text": fmt.Sprintf("print(%d*7)", i), "enter": true}})
+		d = append(d, time.Since(t0))
+		var res toolResult
+		if err := json.Unmarshal(r.Result, &res); err != nil || res.Structured["output"] != fmt.Sprintf("%d\n>>> ", i*7) {
+			b.Fatalf("round trip %d: %v %s", i, err, r.Result)
+		}
+	}
+	cpu1, sw1 := processCost(b, s.pid)
+	quantiles(b, d)
+	b.ReportMetric(float64((cpu1-cpu0).Microseconds())/float64(i), "server-cpu-us/op")
+	b.ReportMetric(float64(sw1-sw0)/float64(i), "server-switches/op")
+}
+
+// processCost is pid's CPU time (user and system, at the clock tick's
+// resolution) and the context switches of all its threads.
+func processCost(b *testing.B, pid int) (time.Duration, int64) {
+	b.Helper()
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+2:])
+	ut, _ := strconv.ParseInt(string(f[11]), 10, 64)
+	st, _ := strconv.ParseInt(string(f[12]), 10, 64)
+	const tick = 10 * time.Millisecond // USER_HZ is 100 on Linux
+	cpu := time.Duration(ut+st) * tick
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var switches int64
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue // the thread ended
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			if k, v, ok := bytes.Cut(line, []byte(":")); ok && bytes.HasSuffix(k, []byte("ctxt_switches")) {
+				n, _ := strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
+				switches += n
+			}
+		}
+	}
+	return cpu, switches
+}

@@ -13,13 +13,23 @@ import (
 
 // BenchmarkRaw_REPLRoundTrip is a send_input round trip to python3 on a PTY
 // through "agentty serve" over stdio, driven by a raw JSON-RPC client (no
-// MCP library on the client's side, protocol 2025-06-18), so what it
-// measures is the server's own cost. Besides the latency it reports the
-// server's CPU time and context switches (every thread's, voluntary or
-// not) per call:
+// MCP library on the client's side), so what it measures is the server's
+// own cost. Besides the latency it reports the server's CPU time and
+// context switches (every thread's, voluntary or not) per call. "meta"
+// sends each call as the SDK's client does on protocol 2026-07-28, with
+// its per-request _meta (version, capabilities, client info), which the
+// SDK's server decodes on every call:
 //
 //	go test -run '^$' -bench Raw_REPLRoundTrip -benchtime 3000x ./cmd/agentty
 func BenchmarkRaw_REPLRoundTrip(b *testing.B) {
+	meta := map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{"roots": map[string]any{"listChanged": true}},
+		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "raw", "version": "1"}}
+	b.Run("plain", func(b *testing.B) { rawREPLRoundTrips(b, nil) })
+	b.Run("meta", func(b *testing.B) { rawREPLRoundTrips(b, meta) })
+}
+
+func rawREPLRoundTrips(b *testing.B, meta map[string]any) {
 	s := startRaw(b, "-standalone", "-no-store")
 	var st toolResult
 	if err := json.Unmarshal(s.request("tools/call", map[string]any{"name": "start_process",
@@ -33,8 +43,12 @@ func BenchmarkRaw_REPLRoundTrip(b *testing.B) {
 	for b.Loop() {
 		i++
 		t0 := time.Now()
-		r := s.request("tools/call", map[string]any{"name": "send_input",
-			"arguments": map[string]any{"session_id": id, "text": fmt.Sprintf("print(%d*7)", i), "enter": true}})
+		params := map[string]any{"name": "send_input",
+			"arguments": map[string]any{"session_id": id, "text": fmt.Sprintf("print(%d*7)", i), "enter": true}}
+		if meta != nil {
+			params["_meta"] = meta
+		}
+		r := s.request("tools/call", params)
 		d = append(d, time.Since(t0))
 		var res toolResult
 		if err := json.Unmarshal(r.Result, &res); err != nil || res.Structured["output"] != fmt.Sprintf("%d\n>>> ", i*7) {

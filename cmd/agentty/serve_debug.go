@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -17,7 +18,9 @@ import (
 // debugSocket answers runtime counts of this process on a unix socket,
 // for "agentty bench -scale": a goroutine leak is invisible from outside
 // the process. One request per connection: a line "stats" gets one JSON
-// line (bench.ServerStats), "stacks" every goroutine's stack.
+// line (bench.ServerStats), "collect" the same after a collection that
+// returns every free page (debug.FreeOSMemory), "stacks" every
+// goroutine's stack.
 type debugSocket struct {
 	ln   net.Listener
 	log  *slog.Logger
@@ -69,6 +72,12 @@ func (d *debugSocket) answer(c net.Conn) {
 		return
 	}
 	switch line {
+	case "collect\n":
+		// What the process holds once its garbage is collected and every
+		// free page returned: a measurement's baseline that does not
+		// depend on when the runtime last collected.
+		debug.FreeOSMemory()
+		fallthrough
 	case "stats\n":
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)

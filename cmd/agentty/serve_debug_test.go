@@ -14,8 +14,12 @@ import (
 	"github.com/agentty/agentty/internal/bench"
 )
 
+// garbage is what TestDebugSocket_Answers drops before "collect".
+var garbage []byte
+
 // TestDebugSocket_Answers: "stats" is one JSON line with the goroutine
-// count and heap figures, "stacks" every goroutine's stack; a path that
+// count and heap figures, "collect" the same after a collection, "stacks"
+// every goroutine's stack; a path that
 // holds another file is refused and the file left alone; Close is
 // idempotent and stops answering.
 func TestDebugSocket_Answers(t *testing.T) {
@@ -44,6 +48,13 @@ func TestDebugSocket_Answers(t *testing.T) {
 	var st bench.ServerStats
 	if err := json.Unmarshal([]byte(ask("stats\n")), &st); err != nil || st.Goroutines < 1 || st.HeapInuse == 0 || st.Sys == 0 {
 		t.Errorf("stats: %+v, %v; want goroutines and heap figures", st, err)
+	}
+	// "collect" answers the same figures once the garbage is collected:
+	// 32 MiB dropped just before are no longer in use.
+	garbage = make([]byte, 32<<20)
+	garbage = nil
+	if err := json.Unmarshal([]byte(ask("collect\n")), &st); err != nil || st.Goroutines < 1 || st.HeapInuse >= 16<<20 {
+		t.Errorf("collect: heap in use %d B (%+v), %v; want under 16 MiB once 32 MiB of garbage is collected", st.HeapInuse, st, err)
 	}
 	if s := ask("stacks\n"); !strings.Contains(s, "goroutine ") || !strings.Contains(s, "TestDebugSocket_Answers") {
 		t.Errorf("stacks lack this test's goroutine:\n%.500s", s)

@@ -138,7 +138,21 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 	}
 	defer cs.Close()
 	pid := cmd.Process.Pid
-	if sc.IdleKiB, err = benchRSSKiB(pid); err != nil {
+	// Each phase's RSS is read once the server has collected its garbage
+	// (starting a thousand sessions leaves megabytes of it): what it
+	// holds, not when it last collected. After the deletions it is read
+	// as it comes, the server returning memory on its own.
+	rss := func() (int64, error) {
+		if _, err := serverCollect(sock); err != nil {
+			return 0, err
+		}
+		return benchRSSKiB(pid)
+	}
+	// Idle means after the start settled, as in the memory section: the
+	// server gives back its start's free heap and drops the binary's
+	// pages a second after it began (server.startSettle).
+	time.Sleep(1500 * time.Millisecond) // no event tells when that happened
+	if sc.IdleKiB, err = rss(); err != nil {
 		return sc, err
 	}
 	counts := func(at int) (int, int, error) {
@@ -185,7 +199,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 	if err != nil {
 		return sc, errors.Join(err, deleteScaleSessions(ctx, cs, sessions))
 	}
-	if sc.PipesKiB, err = benchRSSKiB(pid); err != nil {
+	if sc.PipesKiB, err = rss(); err != nil {
 		return sc, err
 	}
 	ptys, err := startScaleSessions(ctx, cs, sc.PTY, sc.PTYArgv, true)
@@ -194,7 +208,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 	if err != nil {
 		return sc, errors.Join(err, deleteScaleSessions(ctx, cs, sessions))
 	}
-	ptyKiB, err := benchRSSKiB(pid)
+	ptyKiB, err := rss()
 	if err != nil {
 		return sc, err
 	}
@@ -245,7 +259,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 		}
 	}
 	sc.ListMs = summarizeLatency(lists).MedianMs
-	if sc.FullKiB, err = benchRSSKiB(pid); err != nil {
+	if sc.FullKiB, err = rss(); err != nil {
 		return sc, err
 	}
 	sc.PerSessionKiB = float64(sc.FullKiB-sc.IdleKiB) / float64(n)

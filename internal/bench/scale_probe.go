@@ -12,7 +12,14 @@ import (
 )
 
 // serverStats asks a server's -debug-socket for its runtime counts.
-func serverStats(sock string) (ServerStats, error) {
+func serverStats(sock string) (ServerStats, error) { return askStats(sock, "stats\n") }
+
+// serverCollect has the server collect its garbage and return every free
+// page first, so an RSS read next is what it holds, not what it has not
+// yet collected.
+func serverCollect(sock string) (ServerStats, error) { return askStats(sock, "collect\n") }
+
+func askStats(sock, request string) (ServerStats, error) {
 	var st ServerStats
 	c, err := net.DialTimeout("unix", sock, 10*time.Second)
 	if err != nil {
@@ -20,7 +27,7 @@ func serverStats(sock string) (ServerStats, error) {
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-	if _, err := io.WriteString(c, "stats\n"); err != nil {
+	if _, err := io.WriteString(c, request); err != nil {
 		return st, err
 	}
 	err = json.NewDecoder(c).Decode(&st)

@@ -83,16 +83,15 @@ func (rn *runner) seq(ctx context.Context, n, runs int) (SeqRun, error) {
 // change in the machine's load falls on both; it stops at the first error.
 func interleave(runs int, a, b func() (time.Duration, error)) (as, bs []time.Duration, err error) {
 	for range runs {
-		for _, v := range []struct {
-			f   func() (time.Duration, error)
-			out *[]time.Duration
-		}{{a, &as}, {b, &bs}} {
-			d, err := v.f()
-			if err != nil {
-				return as, bs, err
-			}
-			*v.out = append(*v.out, d)
+		d, err := a()
+		if err != nil {
+			return as, bs, err
 		}
+		as = append(as, d)
+		if d, err = b(); err != nil {
+			return as, bs, err
+		}
+		bs = append(bs, d)
 	}
 	return as, bs, nil
 }

@@ -104,7 +104,9 @@ func (s *Store) enqueueOutput(l *Log, stream outlog.Stream, p []byte, off, line 
 	o.parts = parts
 	o.nl += nl
 	o.size += n
-	if c := s.opt.CommitAt; c > 0 && s.pendBytes >= c {
+	// Once, as the queue crosses CommitAt: the nudge stays buffered until
+	// the writer takes it, so later appends need not repeat it.
+	if c := s.opt.CommitAt; c > 0 && s.pendBytes >= c && s.pendBytes-n < c {
 		s.commitNow()
 	}
 	return nl

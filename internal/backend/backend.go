@@ -32,6 +32,9 @@ var (
 	// ErrNoTermios is returned by Termios where the terminal's modes
 	// cannot be read (a remote terminal).
 	ErrNoTermios = errors.New("terminal modes cannot be read")
+	// ErrNoExitWatch is returned by OnExit where the exit cannot be
+	// reported (remote processes, kernels without pidfds): block in Wait.
+	ErrNoExitWatch = errors.New("the exit cannot be watched")
 )
 
 // InputWaits says how the session engine decides, around input, that the
@@ -110,6 +113,12 @@ type Process interface {
 	// in the sink, reaps it and says how it ended. Output of descendants
 	// that outlive it may still follow (see Drained). Call it once.
 	Wait() (Exit, error)
+	// OnExit calls f once, when Wait is due, so nobody has to block in
+	// Wait meanwhile: the root has exited (or watching failed after all,
+	// and Wait blocks until it does). f runs on a goroutine shared by all
+	// processes and must not block. ErrNoExitWatch: f is never called;
+	// block in Wait instead. Local processes: see exitwatch.go.
+	OnExit(f func()) error
 	// Close stops the pumps and releases every descriptor. Safe to call twice.
 	Close() error
 

@@ -50,3 +50,6 @@ func (t *localTree) Terminate(ctx context.Context, grace time.Duration) error {
 	_, err := proctree.Terminate(ctx, t.pid, t.marker, grace)
 	return err
 }
+
+// OnExit implements Process.
+func (t *localTree) OnExit(f func()) error { return exits.watch(t.pid, f) }

@@ -172,6 +172,9 @@ func (p *process) Quiet() bool {
 
 func (p *process) Drained() <-chan struct{} { return p.drained }
 
+// OnExit: the exit is known from the connection, in Wait.
+func (p *process) OnExit(func()) error { return backend.ErrNoExitWatch }
+
 func (p *process) Wait() (backend.Exit, error) {
 	<-p.exitC
 	return p.exit, nil

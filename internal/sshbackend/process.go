@@ -278,6 +278,9 @@ func (p *process) Quiet() bool {
 
 func (p *process) Drained() <-chan struct{} { return p.drained }
 
+// OnExit: the exit is known from the connection, in Wait.
+func (p *process) OnExit(func()) error { return backend.ErrNoExitWatch }
+
 // Wait returns the exit status the server reports, or Lost when the
 // connection ended first, once the pumps have appended everything the
 // channel carried.

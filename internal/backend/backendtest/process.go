@@ -317,6 +317,9 @@ func (p *Process) Quiet() bool {
 // Drained implements backend.Process.
 func (p *Process) Drained() <-chan struct{} { return p.drained }
 
+// OnExit: the fake is waited for in Wait, as a remote process is.
+func (p *Process) OnExit(func()) error { return backend.ErrNoExitWatch }
+
 // Wait implements backend.Process: it returns once Exit was called.
 func (p *Process) Wait() (backend.Exit, error) {
 	<-p.exited

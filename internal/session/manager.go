@@ -223,7 +223,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	}
 	s := m.newSession(o, id, spec.Argv)
 	m.spawnMu.Lock()
-	s.proc, err = m.cfg.Local(o.Mode, spec, m.spawner.Do, s.log.Append)
+	s.proc, err = m.cfg.Local(o.Mode, spec, m.spawner.Do, s.appendOutput)
 	if err == nil {
 		pid := s.proc.PID()
 		m.roots[pid] = true
@@ -254,7 +254,8 @@ func (m *Manager) newSession(o StartOptions, id string, argv []string) *Session 
 	return s
 }
 
-// adopt registers a started session and starts its exit goroutine.
+// adopt registers a started session and starts its exit goroutine, or has
+// it started when the process exits.
 func (m *Manager) adopt(s *Session) (*Session, error) {
 	s.lastUse = s.Started
 	rows, cols := s.proc.Size()
@@ -279,16 +280,26 @@ func (m *Manager) adopt(s *Session) (*Session, error) {
 	// precedes the exit in the transcript.
 	m.cfg.Recorder.Started(record.Start{ID: s.ID, Name: s.Name, Command: s.Command, Argv: s.Argv, Cwd: s.Cwd,
 		EnvKeys: s.EnvKeys, Mode: s.Mode, Host: s.Host(), PID: s.PID(), Rows: rows, Cols: cols, Started: s.Started})
-	go func() {
+	exitLoop := func() {
 		defer m.wg.Done()
 		s.exitLoop()
-	}()
+	}
+	// A local process says when it exited: the exit goroutine starts then,
+	// instead of waiting the program's whole life.
+	if s.proc.OnExit(func() { go exitLoop() }) != nil {
+		go exitLoop()
+	}
 	s.armLimits()
-	if s.scr != nil {
-		go func() {
-			defer m.wg.Done()
-			s.feedScreen()
-		}()
+	if f := s.scr; f != nil {
+		f.start = func() {
+			go func() {
+				if s.feedScreen() {
+					m.wg.Done()
+				}
+			}()
+		}
+		s.feeding.Store(f)
+		f.kick() // output from before the sink could kick it
 	}
 	m.changes.notify()
 	m.log.Info("session started", "session", s.ID, "pid", s.PID(), "host", s.Host(), "mode", string(s.Mode), "command", s.Command)
@@ -305,7 +316,7 @@ func (m *Manager) startRemote(o StartOptions, id, marker string) (*Session, erro
 		return nil, err
 	}
 	s := m.newSession(o, id, spec.Argv)
-	if s.proc, err = m.cfg.Remote(spec, s.log.Append); err != nil {
+	if s.proc, err = m.cfg.Remote(spec, s.appendOutput); err != nil {
 		return nil, err
 	}
 	return m.adopt(s)
@@ -414,7 +425,7 @@ func (m *Manager) Delete(id string) error {
 	s.mu.Unlock()
 	// Stray descendants may still hold the terminal; end them with the record.
 	_ = s.proc.Terminate(context.Background(), 0)
-	s.log.CloseWrite()
+	s.closeLog()
 	s.release()
 	m.changes.notify()
 	m.log.Info("session deleted", "session", s.ID)

@@ -3,8 +3,9 @@ package session
 // The rendered screen of a PTY session.
 //
 // Design: the pump only appends to the log, as for every session; a feeder
-// goroutine per PTY session (owned by the Manager's WaitGroup) follows the
-// log from its own offset and writes into a screen.Screen. So the emulator
+// goroutine (owned by the Manager's WaitGroup), started when there is
+// output to render and ending once it has caught up, follows the log from
+// the offset rendered so far and writes into a screen.Screen. So the emulator
 // can never slow the pump or the child, it works for any backend whose
 // bytes reach the log, and during a flood it reads the whole backlog at once
 // and fast-forwards over scrolled-off text (see screen/fastforward.go). A
@@ -30,6 +31,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentty/agentty/internal/inputwait"
@@ -76,9 +78,19 @@ const (
 )
 
 // screenFeed is a PTY session's emulator and the feeder's progress.
+//
+// The feeder runs only while there is something to render: new output
+// (the session's sink kicks it after each append), a queued resize, the
+// end of the log. Caught up, it ends instead of parking, so an idle
+// session holds no goroutine for its screen.
 type screenFeed struct {
 	scr  *screen.Screen
 	wake chan struct{} // cap 1: a resize is queued or a reader waits for the screen
+	// start runs the feeder on a new goroutine (set by Manager.adopt, which
+	// owns it). running is set while a feeder runs or is starting, and for
+	// good once one reached the end of the log.
+	start   func()
+	running atomic.Bool
 
 	mu       sync.Mutex
 	fed      int64              // guarded by mu; log offset rendered up to
@@ -138,19 +150,38 @@ func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
 	return &screenFeed{scr: scr, wake: make(chan struct{}, 1), progress: make(chan struct{}), last: map[int]lastScreen{}}
 }
 
-// feedScreen is the feeder goroutine: it renders the log into the screen
-// until the log is closed and fully read.
-func (s *Session) feedScreen() {
+// kick starts the feeder unless one runs: output was appended, the log
+// closed, or a resize was queued.
+func (f *screenFeed) kick() {
+	if f.running.CompareAndSwap(false, true) {
+		f.start()
+	}
+}
+
+// poke has the feeder render now: it wakes one that gathers streaming
+// output, or starts one.
+func (f *screenFeed) poke() {
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+	f.kick()
+}
+
+// feedScreen is the feeder: it renders the log into the screen until it has
+// caught up, and says whether that was the end of the log (the screen is
+// closed then, and no feeder starts again).
+func (s *Session) feedScreen() (finished bool) {
 	f := s.scr
-	defer f.scr.Close()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
-	var off int64
+	f.mu.Lock()
+	off := f.fed
+	f.mu.Unlock()
 	// streaming: output has been arriving faster than it is rendered
 	// (a slice of streamingBytes or more), until the feeder catches up.
 	streaming := false
 	for {
-		changed := s.log.Changed()
 		sl := s.log.Read(off, -1, screenChunk, outlog.Stdout)
 		f.render(sl)
 		off = sl.Next
@@ -159,17 +190,22 @@ func (s *Session) feedScreen() {
 			f.finished = true
 			f.advanceLocked(off)
 			f.mu.Unlock()
-			return
+			f.scr.Close()
+			return true
 		}
 		switch {
 		case len(sl.Data) >= streamingBytes:
 			streaming = true
 		case len(sl.Data) == 0:
-			streaming = false
-			select {
-			case <-changed:
-			case <-f.wake:
+			// Caught up. An append or close after the read above may
+			// have found this feeder running and started none: look
+			// once more after giving way, and go on if one came and no
+			// other feeder took it. A resize queued meanwhile kicks too.
+			f.running.Store(false)
+			if st := s.log.Stats(); (st.End == off && !st.Closed) || !f.running.CompareAndSwap(false, true) {
+				return false
 			}
+			streaming = false
 			continue
 		}
 		if streaming {
@@ -253,10 +289,7 @@ func (f *screenFeed) queueResize(at int64, rows, cols int) {
 	f.mu.Lock()
 	f.resizes = append(f.resizes, queuedResize{at: at, rows: rows, cols: cols})
 	f.mu.Unlock()
-	select {
-	case f.wake <- struct{}{}:
-	default:
-	}
+	f.poke()
 }
 
 // syncTo waits until everything before log offset end is rendered (and
@@ -276,10 +309,7 @@ func (f *screenFeed) syncTo(ctx context.Context, end int64, deadline time.Time) 
 		}
 		if first {
 			// The feeder may be gathering more output; render now.
-			select {
-			case f.wake <- struct{}{}:
-			default:
-			}
+			f.poke()
 		}
 		select {
 		case <-progress:
@@ -331,10 +361,7 @@ func (s *Session) lookAtAnswers() answerLook {
 	progress := f.progress
 	f.mu.Unlock()
 	if behind {
-		select {
-		case f.wake <- struct{}{}: // render now rather than after coalescing
-		default:
-		}
+		f.poke() // render now rather than after coalescing
 		return answerLook{pending: true, end: end, rendered: progress}
 	}
 	return answerLook{pending: f.scr.PendingReplies() > 0, end: end}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -72,5 +73,62 @@ func TestScreen_ResizeWithoutOutput(t *testing.T) {
 	}
 	if r.Snapshot.Rows != 5 || r.Snapshot.Cols != 30 || r.Pending != 0 {
 		t.Fatalf("screen %dx%d pending %d after resize to 30x5", r.Snapshot.Cols, r.Snapshot.Rows, r.Pending)
+	}
+}
+
+// goroutinesSettle yields until no session's feeder runs and, unless want
+// is negative, the process runs want goroutines (bounded: a goroutine that
+// has done its work may still be returning), and returns how many run.
+func goroutinesSettle(ss []*Session, want int) int {
+	deadline := time.Now().Add(10 * time.Second)
+	for _, s := range ss {
+		for s.scr.running.Load() && time.Now().Before(deadline) {
+			runtime.Gosched()
+		}
+	}
+	for want >= 0 && runtime.NumGoroutine() != want && time.Now().Before(deadline) {
+		runtime.Gosched()
+	}
+	return runtime.NumGoroutine()
+}
+
+// An idle PTY session holds one goroutine, its pump: the screen's feeder
+// runs only while there is output to render, and the wait for the exit is
+// shared (backend's exit watcher). Fed again and again, the screen shows
+// every line; after, the session holds its pump and, its screen now built
+// by the reads, the emulator's answer drain.
+func TestScreen_IdleSessionHoldsOneGoroutine(t *testing.T) {
+	const n = 10
+	m := NewManager(Config{MaxSessions: n + 2})
+	defer m.Close()
+	warm := startIdleCats(t, m, 1) // starts what the first session starts once
+	before := goroutinesSettle(warm, -1)
+	sessions := startIdleCats(t, m, n)
+	if got := goroutinesSettle(sessions, before+n); got != before+n {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("%d idle PTY sessions added %d goroutines, want %d:\n%s", n, got-before, n, buf[:runtime.Stack(buf, true)])
+	}
+	s := sessions[0]
+	for i := range 50 {
+		line := "line " + strings.Repeat("x", i%7) + string(rune('a'+i%26))
+		if _, err := s.Send(Input{Text: line, Enter: true}, time.Now().Add(10*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		twice := regexp.MustCompile(regexp.QuoteMeta(line + "\n" + line))
+		r, err := s.Screen(context.Background(), ScreenOptions{Wait: WaitOptions{Until: twice, Timeout: 10 * time.Second, IgnoreInput: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// cat's terminal echoes the line, and cat prints it again.
+		if r.Wait.Reason != ReasonMatched || !strings.Contains(strings.Join(r.Snapshot.Lines, "\n"), line+"\n"+line) {
+			t.Fatalf("round %d: screen lacks %q twice:\n%s", i, line, strings.Join(r.Snapshot.Lines, "\n"))
+		}
+	}
+	if !s.scr.scr.Built() {
+		t.Fatal("reading the screen did not build its emulator")
+	}
+	if got := goroutinesSettle(sessions, before+n+1); got != before+n+1 {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("after feeding, %d goroutines over the idle %d, want %d:\n%s", got-before, n, n+1, buf[:runtime.Stack(buf, true)])
 	}
 }

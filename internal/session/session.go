@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -45,6 +46,9 @@ type Session struct {
 	// a no-op for a root it never saw (a remote one). Set before adopt.
 	disown func()
 	scr    *screenFeed // PTY sessions: the rendered screen (see screen.go); nil otherwise
+	// feeding is scr once Manager.adopt has made its feeder startable: from
+	// then on each append kicks it (appendOutput, on the pump's goroutine).
+	feeding atomic.Pointer[screenFeed]
 
 	done chan struct{} // closed once the exit status is known
 
@@ -114,7 +118,7 @@ func (s *Session) exitLoop() {
 	s.drained = drained
 	s.mu.Unlock()
 	if drained {
-		s.log.CloseWrite()
+		s.closeLog()
 		s.release()
 	}
 	close(s.done)
@@ -128,6 +132,24 @@ func signalName(sig syscall.Signal) string {
 		return n
 	}
 	return fmt.Sprintf("signal %d", int(sig))
+}
+
+// appendOutput is the process's sink: the bytes go to the log, and the
+// screen's feeder, if it is not running, starts to render them.
+func (s *Session) appendOutput(st outlog.Stream, p []byte) {
+	s.log.Append(st, p)
+	if f := s.feeding.Load(); f != nil {
+		f.kick()
+	}
+}
+
+// closeLog ends the output; the screen's feeder renders to the end and
+// closes the screen.
+func (s *Session) closeLog() {
+	s.log.CloseWrite()
+	if f := s.feeding.Load(); f != nil {
+		f.kick()
+	}
 }
 
 // release closes the process's descriptors once, after which the session is
@@ -164,7 +186,7 @@ func (s *Session) Terminate(ctx context.Context, grace time.Duration) (record.Ex
 		return record.ExitStatus{}, ctx.Err()
 	}
 	// The tree is dead, so nobody can still hold the output open.
-	s.log.CloseWrite()
+	s.closeLog()
 	s.release()
 	return *s.Status(), nil
 }

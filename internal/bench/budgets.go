@@ -15,7 +15,13 @@ func (r *Results) printBudgets(w io.Writer) {
 		if got > budget {
 			met = "NO"
 		}
-		fmt.Fprintf(tw, "%s	%.1f %s	%.1f %s	%s	\n", name, got, unit, budget, unit, met)
+		// A budget under one unit gets a second decimal, so a miss by less
+		// than a tenth does not print as the budget itself.
+		prec := 1
+		if budget < 1 {
+			prec = 2
+		}
+		fmt.Fprintf(tw, "%s	%.*f %s	%.*f %s	%s	\n", name, prec, got, unit, prec, budget, unit, met)
 	}
 	atLeast := func(name string, got, budget float64, unit string) {
 		met := "yes"

@@ -71,7 +71,8 @@ func TestResults_Print(t *testing.T) {
 // budget and whether it was met.
 func TestResults_PrintBudgets(t *testing.T) {
 	r := &Results{ToolsListBytes: 17046, Cold: Latency{MedianMs: 12.5},
-		Memory: Memory{IdleKiB: 10240, PerSessionKiB: 1200, AfterDeleteKiB: 11264, ReturnSeconds: 5}}
+		Memory: Memory{IdleKiB: 10240, PerSessionKiB: 1200, AfterDeleteKiB: 11264, ReturnSeconds: 5},
+		REPL:   REPL{OverheadMedianMs: 0.524, OverheadP95Ms: 0.8}}
 	var b bytes.Buffer
 	r.printBudgets(&b)
 	for _, want := range []string{
@@ -79,6 +80,8 @@ func TestResults_PrintBudgets(t *testing.T) {
 		"cold start median   12.5 ms   10.0 ms   NO",
 		"per idle PTY session  1200.0 KiB  100.0 KiB   NO",
 		"RSS after deleting them, over idle   10.0 %   20.0 %  yes",
+		"PTY round trip overhead median   0.52 ms   0.50 ms   NO",
+		"PTY round trip overhead p95   0.8 ms   1.5 ms  yes",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), strings.Join(strings.Fields(want), " ")) {
 			t.Errorf("budgets lack %q:\n%s", want, b.String())

@@ -89,12 +89,14 @@ func (w *exitWatcher) run(f *os.File, rc syscall.RawConn, epfd int) {
 	var due []func()
 	for {
 		due = due[:0]
+		var werr error
 		err := rc.Read(func(uintptr) bool {
 			n, err := unix.EpollWait(epfd, events, 0)
 			for err == unix.EINTR {
 				n, err = unix.EpollWait(epfd, events, 0)
 			}
 			if err != nil {
+				werr = err
 				return true
 			}
 			if n == 0 {
@@ -116,7 +118,7 @@ func (w *exitWatcher) run(f *os.File, rc syscall.RawConn, epfd int) {
 			cb()
 		}
 		w.mu.Lock()
-		if err == nil && len(w.watched) > 0 {
+		if err == nil && werr == nil && len(w.watched) > 0 {
 			w.mu.Unlock()
 			continue
 		}
@@ -129,7 +131,8 @@ func (w *exitWatcher) run(f *os.File, rc syscall.RawConn, epfd int) {
 			unix.Close(int(pfd))
 			due = append(due, cb)
 		}
-		clear(w.watched)
+		// A new map: a cleared one would keep the peak's buckets.
+		w.watched = map[int32]func(){}
 		w.epfd = -1
 		w.mu.Unlock()
 		f.Close()

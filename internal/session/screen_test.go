@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"maps"
 	"regexp"
 	"runtime"
 	"strings"
@@ -76,20 +77,38 @@ func TestScreen_ResizeWithoutOutput(t *testing.T) {
 	}
 }
 
-// goroutinesSettle yields until no session's feeder runs and, unless want
-// is negative, the process runs want goroutines (bounded: a goroutine that
-// has done its work may still be returning), and returns how many run.
-func goroutinesSettle(ss []*Session, want int) int {
-	deadline := time.Now().Add(10 * time.Second)
-	for _, s := range ss {
-		for s.scr.running.Load() && time.Now().Before(deadline) {
-			runtime.Gosched()
-		}
+// sessionGoroutines counts the goroutines whose stacks run in a session's
+// pump, screen feeder, exit wait or emulator answer drain, after yielding
+// until want holds (bounded: a goroutine that has done its work may still
+// be returning). Other tests' leftovers do not count.
+func sessionGoroutines(want map[string]int) map[string]int {
+	funcs := map[string]string{
+		"pump":   "backend.(*pump).run",
+		"feeder": "session.(*Session).feedScreen",
+		"exit":   "session.(*Session).exitLoop",
+		"drain":  "screen.(*Screen).drain",
 	}
-	for want >= 0 && runtime.NumGoroutine() != want && time.Now().Before(deadline) {
+	var got map[string]int
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		n := runtime.Stack(buf, true)
+		for n == len(buf) {
+			buf = make([]byte, 2*len(buf))
+			n = runtime.Stack(buf, true)
+		}
+		got = map[string]int{}
+		for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+			for k, f := range funcs {
+				if strings.Contains(g, f+"(") {
+					got[k]++
+				}
+			}
+		}
+		if maps.Equal(got, want) || time.Now().After(deadline) {
+			return got
+		}
 		runtime.Gosched()
 	}
-	return runtime.NumGoroutine()
 }
 
 // An idle PTY session holds one goroutine, its pump: the screen's feeder
@@ -101,12 +120,10 @@ func TestScreen_IdleSessionHoldsOneGoroutine(t *testing.T) {
 	const n = 10
 	m := NewManager(Config{MaxSessions: n + 2})
 	defer m.Close()
-	warm := startIdleCats(t, m, 1) // starts what the first session starts once
-	before := goroutinesSettle(warm, -1)
 	sessions := startIdleCats(t, m, n)
-	if got := goroutinesSettle(sessions, before+n); got != before+n {
-		buf := make([]byte, 1<<20)
-		t.Fatalf("%d idle PTY sessions added %d goroutines, want %d:\n%s", n, got-before, n, buf[:runtime.Stack(buf, true)])
+	want := map[string]int{"pump": n}
+	if got := sessionGoroutines(want); !maps.Equal(got, want) {
+		t.Fatalf("%d idle PTY sessions run %v, want %v", n, got, want)
 	}
 	s := sessions[0]
 	for i := range 50 {
@@ -127,8 +144,8 @@ func TestScreen_IdleSessionHoldsOneGoroutine(t *testing.T) {
 	if !s.scr.scr.Built() {
 		t.Fatal("reading the screen did not build its emulator")
 	}
-	if got := goroutinesSettle(sessions, before+n+1); got != before+n+1 {
-		buf := make([]byte, 1<<20)
-		t.Fatalf("after feeding, %d goroutines over the idle %d, want %d:\n%s", got-before, n, n+1, buf[:runtime.Stack(buf, true)])
+	want = map[string]int{"pump": n, "drain": 1}
+	if got := sessionGoroutines(want); !maps.Equal(got, want) {
+		t.Fatalf("after feeding, the sessions run %v, want %v", got, want)
 	}
 }

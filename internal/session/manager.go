@@ -260,6 +260,17 @@ func (m *Manager) adopt(s *Session) (*Session, error) {
 	s.lastUse = s.Started
 	rows, cols := s.proc.Size()
 	s.scr = s.newScreenFeed(rows, cols)
+	if f := s.scr; f != nil {
+		// Set before the session is published: a reader or a resize may
+		// start the feeder as soon as it can find the session.
+		f.start = func() {
+			go func() {
+				if s.feedScreen() {
+					m.wg.Done()
+				}
+			}()
+		}
+	}
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
@@ -291,13 +302,6 @@ func (m *Manager) adopt(s *Session) (*Session, error) {
 	}
 	s.armLimits()
 	if f := s.scr; f != nil {
-		f.start = func() {
-			go func() {
-				if s.feedScreen() {
-					m.wg.Done()
-				}
-			}()
-		}
 		s.feeding.Store(f)
 		f.kick() // output from before the sink could kick it
 	}

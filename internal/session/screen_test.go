@@ -149,3 +149,40 @@ func TestScreen_IdleSessionHoldsOneGoroutine(t *testing.T) {
 		t.Fatalf("after feeding, the sessions run %v, want %v", got, want)
 	}
 }
+
+// A session's screen can be resized and read from the moment the session
+// is listed, while Start is still returning: the feeder is startable from
+// then on.
+func TestScreen_UsedWhileStarting(t *testing.T) {
+	const n = 30
+	m := NewManager(Config{MaxSessions: n + 2})
+	defer m.Close()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			for _, s := range m.List() {
+				_ = s.Resize(20+len(s.ID)%5, 60)
+			}
+			runtime.Gosched()
+		}
+	}()
+	sessions := startIdleCats(t, m, n)
+	close(stop)
+	<-done
+	for _, s := range sessions {
+		r, err := s.Screen(context.Background(), ScreenOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 20 + len(s.ID)%5; r.Snapshot.Rows != want || r.Snapshot.Cols != 60 {
+			t.Errorf("%s: screen %dx%d, want 60x%d", s.ID, r.Snapshot.Cols, r.Snapshot.Rows, want)
+		}
+	}
+}

@@ -151,9 +151,11 @@ func (s *Session) newScreenFeed(rows, cols int) *screenFeed {
 }
 
 // kick starts the feeder unless one runs: output was appended, the log
-// closed, or a resize was queued.
+// closed, or a resize was queued. The pump calls it after every append,
+// so while a feeder runs it only reads the flag: a compare-and-swap would
+// take the flag's cache line from the feeder each time.
 func (f *screenFeed) kick() {
-	if f.running.CompareAndSwap(false, true) {
+	if !f.running.Load() && f.running.CompareAndSwap(false, true) {
 		f.start()
 	}
 }

@@ -177,6 +177,10 @@ func TestScreen_UsedWhileStarting(t *testing.T) {
 	close(stop)
 	<-done
 	for _, s := range sessions {
+		// The loop may have ended before it listed the last sessions.
+		if err := s.Resize(20+len(s.ID)%5, 60); err != nil {
+			t.Fatal(err)
+		}
 		r, err := s.Screen(context.Background(), ScreenOptions{})
 		if err != nil {
 			t.Fatal(err)

@@ -116,7 +116,7 @@ func (e *engineFlags) coreConfig(logger *slog.Logger) (core.Config, error) {
 			IdleTimeout: lim.idle, MaxRuntime: lim.runtime, NoScreen: !*e.screens, LeaseTimeout: *e.lease},
 		MaxInputBytes: gate.maxInput, MaxReadBytes: gate.maxRead, Policy: gate.policy, Audit: gate.audit,
 		SSH: e.sshf.options(sshSec), NodeBinary: *e.nodeBin, NodeLink: *e.nodeLink, Startup: startup(e.fs, e.cfg), Tools: strings.Split(*e.tools, ","),
-		MaxRounds: *e.maxRounds, Contain: contain}
+		MaxRounds: *e.maxRounds, Contain: contain, AdaptiveProcs: true}
 	if dataDir != "" {
 		stOpts.Dir = dataDir
 		scfg.Store = &stOpts

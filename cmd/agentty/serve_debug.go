@@ -18,7 +18,7 @@ import (
 // debugSocket answers runtime counts of this process on a unix socket,
 // for "agentty bench -scale": a goroutine leak is invisible from outside
 // the process. One request per connection: a line "stats" gets one JSON
-// line (bench.ServerStats), "collect" the same after a collection that
+// line (bench.ServerStats: goroutines, heap, GOMAXPROCS), "collect" the same after a collection that
 // returns every free page (debug.FreeOSMemory), "stacks" every
 // goroutine's stack.
 type debugSocket struct {
@@ -83,7 +83,7 @@ func (d *debugSocket) answer(c net.Conn) {
 		runtime.ReadMemStats(&m)
 		// Less the accept loop and this answer: the socket's own.
 		_ = json.NewEncoder(c).Encode(bench.ServerStats{Goroutines: runtime.NumGoroutine() - 2, HeapInuse: m.HeapInuse,
-			HeapIdle: m.HeapIdle, HeapReleased: m.HeapReleased, StackInuse: m.StackInuse, Sys: m.Sys})
+			HeapIdle: m.HeapIdle, HeapReleased: m.HeapReleased, StackInuse: m.StackInuse, Sys: m.Sys, GOMAXPROCS: runtime.GOMAXPROCS(0)})
 	case "stacks\n":
 		buf := make([]byte, 1<<20)
 		for {

@@ -8,10 +8,17 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/procs"
 )
 
 // pumpBufSize is the read size; idle pumps hold no buffer (see run).
 const pumpBufSize = 64 << 10
+
+// bulkRead is a read large enough that output is arriving faster than the
+// pump takes it one piece at a time, as in a flood: the work of storing
+// and rendering it wants every CPU (procs.Busy). An interactive program's
+// replies come in smaller pieces.
+const bulkRead = 2 << 10
 
 // ttySlack bounds what a terminal holds beyond FIONREAD's count (the line
 // discipline's buffer): the bytes still in its flip buffers, which the
@@ -64,6 +71,9 @@ func (p *pump) run() {
 				return false
 			}
 			if n > 0 {
+				if n >= bulkRead {
+					procs.Busy()
+				}
 				p.sink(p.stream, (*bp)[:n])
 				p.total += int64(n)
 			}

@@ -86,6 +86,7 @@ type ServerStats struct {
 	HeapReleased uint64 `json:"heap_released"`
 	StackInuse   uint64 `json:"stack_inuse"`
 	Sys          uint64 `json:"sys"`
+	GOMAXPROCS   int    `json:"gomaxprocs"` // CPUs running Go code now (internal/procs)
 }
 
 // scaleWorkers is how many start and delete calls are in flight at once:

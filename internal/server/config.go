@@ -63,6 +63,11 @@ type Config struct {
 	// Contain holds local sessions in cgroups, under limits and a sandbox
 	// (nil: process-tree tracking, no limits, no sandbox).
 	Contain *ContainConfig
+	// AdaptiveProcs runs the process's Go code on one CPU while the work
+	// is light and on every CPU during bulk work (internal/procs). It sets
+	// the whole process's scheduler, so the serve and daemon commands turn
+	// it on and servers built inside other programs' tests leave it off.
+	AdaptiveProcs bool
 }
 
 // AskpassConfig is how sessions reach the server for sudo's password:

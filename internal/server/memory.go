@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/exemap"
+	"github.com/agentty/agentty/internal/procs"
 )
 
 // memoryCheck is how often returnMemory looks at the number of sessions.
@@ -74,6 +75,12 @@ func (s *Server) returnMemory(ctx context.Context) {
 			s.restoreGC()
 			debug.FreeOSMemory()
 			trimmed = time.Time{}
+			if s.adaptiveProcs {
+				// Once the start settled: at one CPU from the
+				// start, the idle server kept about 0.4 MiB more of
+				// the runtime's own memory in most starts.
+				s.procsOff = procs.Enable()
+			}
 		case <-t.C:
 			if n := s.mgr.Removed(); n != last {
 				debug.FreeOSMemory()

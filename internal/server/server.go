@@ -65,6 +65,12 @@ type Server struct {
 	askpass   *lazyAskpass     // nil: no SUDO_ASKPASS
 	console   *console.Handler // the person's API front ends mount under /v1/
 	restoreGC func()           // ends holdGCForStart (idempotent); called by returnMemory
+	// adaptiveProcs: returnMemory enables procs once the start settled;
+	// procsOff, set then (nil before), undoes it. Close calls it after
+	// the keepers, returnMemory among them, have stopped.
+	adaptiveProcs bool
+	procsOff      func()
+	calls         atomic.Int32 // calls in flight (countCalls)
 
 	// stop ends every Serve; Close calls it first.
 	done context.Context
@@ -126,7 +132,7 @@ func New(cfg Config) (*Server, error) {
 		ap.mgr.Store(mgr)
 	}
 	s := &Server{log: log, version: cfg.Version, mgr: mgr, pool: pool, store: st, audit: aud,
-		pages: secret.New(secret.Options{Logger: log}), askpass: ap, restoreGC: restoreGC}
+		pages: secret.New(secret.Options{Logger: log}), askpass: ap, restoreGC: restoreGC, adaptiveProcs: cfg.AdaptiveProcs}
 	started(log, &cfg, pol, aud)
 	s.startKeepers(cfg.Guard)
 	s.done, s.stop = context.WithCancel(context.Background())
@@ -134,7 +140,7 @@ func New(cfg Config) (*Server, error) {
 		MaxReadBytes: cfg.MaxReadBytes, Hosts: pool, Remote: pool, Store: st,
 		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start), Secrets: s.pages, MaxRounds: cfg.MaxRounds, Person: person})
 	_ = mcpserver.SelectTools(s.mcp, cfg.Tools) // checked above
-	s.mcp.AddReceivingMiddleware(endCalls, clientDir)
+	s.mcp.AddReceivingMiddleware(endCalls, clientDir, s.countCalls)
 	s.console = console.New(consoleEngine{mgr: mgr, store: st, audit: aud}, &console.Options{Logger: log})
 	return s, nil
 }
@@ -203,6 +209,9 @@ func (s *Server) Close() error {
 		}
 		s.closeKeepers()
 		s.closeErr = errors.Join(s.closeErr, s.audit.Close())
+		if s.procsOff != nil {
+			s.procsOff()
+		}
 	})
 	return s.closeErr
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/procs"
 	"github.com/agentty/agentty/internal/record"
 )
 
@@ -108,6 +109,7 @@ func (s *Store) enqueueOutput(l *Log, stream outlog.Stream, p []byte, off, line 
 	// the writer takes it, so later appends need not repeat it.
 	if c := s.opt.CommitAt; c > 0 && s.pendBytes >= c && s.pendBytes-n < c {
 		s.commitNow()
+		procs.Busy() // the writer is behind the output: give it a CPU of its own
 	}
 	return nl
 }

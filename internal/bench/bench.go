@@ -78,14 +78,24 @@ type Env struct {
 }
 
 // REPL is the round-trip section: agentty over a PTY and over pipes,
-// and the same round trip done directly on a PTY without agentty.
+// and the same round trips done directly without agentty.
 type REPL struct {
 	PTY              Latency `json:"agentty_pty"`
 	Pipe             Latency `json:"agentty_pipe"`
 	Direct           Latency `json:"direct_pty"`
 	OverheadMedianMs float64 `json:"overhead_median_ms"`
 	OverheadP95Ms    float64 `json:"overhead_p95_ms"`
-	Mismatches       int     `json:"mismatches"`
+	// PTYRaw is PTY through a client that writes and reads the JSON-RPC
+	// lines itself (rawclient.go): the server's and the kernel's part of
+	// PTY, without the SDK client's own.
+	PTYRaw              Latency `json:"agentty_pty_raw_client"`
+	RawOverheadMedianMs float64 `json:"raw_client_overhead_median_ms"`
+	RawOverheadP95Ms    float64 `json:"raw_client_overhead_p95_ms"`
+	// DirectPipe is Pipe's exchange done directly on pipes.
+	DirectPipe           Latency `json:"direct_pipe"`
+	PipeOverheadMedianMs float64 `json:"pipe_overhead_median_ms"`
+	PipeOverheadP95Ms    float64 `json:"pipe_overhead_p95_ms"`
+	Mismatches           int     `json:"mismatches"`
 }
 
 // Ingest is one throughput measurement.
@@ -193,6 +203,15 @@ func Run(ctx context.Context, cfg Config) *Results {
 	return res
 }
 
+// RunREPL measures only Run's REPL round trips, n = cfg.N per row.
+func RunREPL(ctx context.Context, cfg Config) (REPL, error) {
+	if cfg.Exe == "" {
+		cfg.Exe, _ = os.Executable()
+	}
+	rn := &runner{exe: cfg.Exe, version: cfg.Version, env: cfg.Env}
+	return rn.repl(ctx, cfg.N)
+}
+
 // Print writes the results as tables.
 func (r *Results) Print(w io.Writer) {
 	e := r.Env
@@ -213,10 +232,17 @@ func (r *Results) Print(w io.Writer) {
 	row := func(name string, l Latency) {
 		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", name, l.Count, l.MedianMs, l.P95Ms, l.P99Ms, l.MinMs, l.MaxMs)
 	}
+	overhead := func(name string, median, p95 float64) {
+		fmt.Fprintf(tw, "%s\t\t%.2f\t%.2f\t\t\t\t\n", name, median, p95)
+	}
 	row("agentty send_input, pty (python3 -q)", r.REPL.PTY)
-	row("agentty send_input, pipe (python3 -i -q)", r.REPL.Pipe)
 	row("direct pty, no agentty", r.REPL.Direct)
-	fmt.Fprintf(tw, "agentty overhead (pty − direct)\t\t%.2f\t%.2f\t\t\t\t\n", r.REPL.OverheadMedianMs, r.REPL.OverheadP95Ms)
+	overhead("agentty overhead (pty − direct)", r.REPL.OverheadMedianMs, r.REPL.OverheadP95Ms)
+	row("agentty send_input, pty, raw JSON-RPC client", r.REPL.PTYRaw)
+	overhead("... without the SDK client (raw − direct)", r.REPL.RawOverheadMedianMs, r.REPL.RawOverheadP95Ms)
+	row("agentty send_input, pipe (python3 -i -q)", r.REPL.Pipe)
+	row("direct pipes, no agentty", r.REPL.DirectPipe)
+	overhead("agentty overhead (pipe − direct)", r.REPL.PipeOverheadMedianMs, r.REPL.PipeOverheadP95Ms)
 	fmt.Fprintf(tw, "reply mismatches\t\t%d\t\t\t\t\t\n", r.REPL.Mismatches)
 	tw.Flush()
 	fmt.Fprintln(w)

@@ -44,6 +44,12 @@ func (r *Results) printBudgets(w io.Writer) {
 	}
 	row("PTY round trip overhead median", r.REPL.OverheadMedianMs, 0.5, "ms")
 	row("PTY round trip overhead p95", r.REPL.OverheadP95Ms, 1.5, "ms")
+	if r.REPL.PTYRaw.Count > 0 {
+		// The same budgets without the SDK client's own work: the
+		// server's part of the round trip.
+		row("  ... raw JSON-RPC client, median", r.REPL.RawOverheadMedianMs, 0.5, "ms")
+		row("  ... raw JSON-RPC client, p95", r.REPL.RawOverheadP95Ms, 1.5, "ms")
+	}
 	r.throughputBudgets(row, atLeast)
 	tw.Flush()
 }

@@ -1,28 +1,32 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/guardstart"
 	"github.com/agentty/agentty/internal/toolcall"
 )
+
+// settleWait is how long after its start a server has settled: a second
+// after it began (server.startSettle) it gives back its start's free heap,
+// drops the binary's pages and goes down to one CPU until there is bulk
+// work (internal/procs).
+const settleWait = 1500 * time.Millisecond
 
 // call invokes a tool, treating a tool error as an error.
 var call = toolcall.Checked
@@ -127,7 +131,7 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 	pid := cmd.Process.Pid
 	// Idle means after the start settled: the server gives back its
 	// start's free heap a second after it began (server.startSettle).
-	time.Sleep(1500 * time.Millisecond) // no event tells when that happened
+	time.Sleep(settleWait) // no event tells when that happened
 	if m.IdleKiB, err = benchRSSKiB(pid); err != nil {
 		return m, err
 	}
@@ -239,6 +243,10 @@ func (rn *runner) repl(ctx context.Context, n int) (REPL, error) {
 		return r, err
 	}
 	defer cs.Close()
+	// Round trips are timed on a settled server: the settle's collection
+	// and the pages it drops would land among them, and it is what every
+	// call after the first second meets.
+	time.Sleep(settleWait) // no event tells when that happened
 
 	// PTY: the reply must be exactly the value and the next prompt; the
 	// echo of the typed line is left out by send_input.
@@ -260,13 +268,29 @@ func (rn *runner) repl(ctx context.Context, n int) (REPL, error) {
 	}
 	r.Pipe, r.Mismatches = summarizeLatency(ds), r.Mismatches+bad
 
+	// The same requests, protocol version included, without the SDK.
+	ds, bad, err = rn.rawRoundTrips(ctx, n, cs.InitializeResult().ProtocolVersion)
+	if err != nil {
+		return r, fmt.Errorf("pty, raw client: %w", err)
+	}
+	r.PTYRaw, r.Mismatches = summarizeLatency(ds), r.Mismatches+bad
+
 	ds, bad, err = directPTYRoundTrips(n, 60*time.Second)
 	if err != nil {
 		return r, fmt.Errorf("direct pty: %w", err)
 	}
 	r.Direct, r.Mismatches = summarizeLatency(ds), r.Mismatches+bad
+	ds, bad, err = directPipeRoundTrips(n, 60*time.Second)
+	if err != nil {
+		return r, fmt.Errorf("direct pipes: %w", err)
+	}
+	r.DirectPipe, r.Mismatches = summarizeLatency(ds), r.Mismatches+bad
 	r.OverheadMedianMs = r.PTY.MedianMs - r.Direct.MedianMs
 	r.OverheadP95Ms = r.PTY.P95Ms - r.Direct.P95Ms
+	r.RawOverheadMedianMs = r.PTYRaw.MedianMs - r.Direct.MedianMs
+	r.RawOverheadP95Ms = r.PTYRaw.P95Ms - r.Direct.P95Ms
+	r.PipeOverheadMedianMs = r.Pipe.MedianMs - r.DirectPipe.MedianMs
+	r.PipeOverheadP95Ms = r.Pipe.P95Ms - r.DirectPipe.P95Ms
 	return r, nil
 }
 
@@ -285,85 +309,49 @@ func agenttyRoundTrips(ctx context.Context, cs *mcp.ClientSession, n int, mode s
 	}
 	defer call(ctx, cs, "delete_session", map[string]any{"session_id": st.SessionID}, nil)
 	defer call(ctx, cs, "terminate_process", map[string]any{"session_id": st.SessionID, "force": true}, nil)
-	ds := make([]time.Duration, 0, n)
 	bad := 0
-	for i := 1; i <= n; i++ {
+	ds, err := timeRounds(n, func(i int) error {
 		var r struct {
 			Output string `json:"output"`
 		}
 		args := map[string]any{"session_id": st.SessionID, "text": fmt.Sprintf("print(%d*7)", i), "enter": true}
-		t0 := time.Now()
-		_, err := call(ctx, cs, "send_input", args, &r)
-		d := time.Since(t0)
-		if err != nil {
-			return nil, 0, err
+		if _, err := call(ctx, cs, "send_input", args, &r); err != nil {
+			return err
 		}
-		ds = append(ds, d)
 		if !ok(r.Output, strconv.Itoa(i*7)) {
 			if bad == 0 {
 				fmt.Fprintf(os.Stderr, "bench: %s reply %d: got %q, want %d\n", mode, i, r.Output, i*7)
 			}
 			bad++
 		}
-	}
-	return ds, bad, nil
+		return nil
+	})
+	return ds, bad, err
 }
 
-// directPTYRoundTrips does the same exchange on a PTY without agentty: write
-// the line, read until the next prompt. It is the floor agentty's latency
-// is compared against: python's own work plus the kernel's PTY.
-func directPTYRoundTrips(n int, limit time.Duration) ([]time.Duration, int, error) {
-	cmd := exec.Command("python3", "-q")
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
-	if err != nil {
-		return nil, 0, err
-	}
-	// Killing python ends a blocked read with EIO, so a reply that never
-	// comes cannot hang the bench.
-	watchdog := time.AfterFunc(limit, func() { _ = cmd.Process.Kill() })
-	defer func() {
-		watchdog.Stop()
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		f.Close()
-	}()
-	buf, chunk := make([]byte, 0, 4096), make([]byte, 4096)
-	prompt := []byte(">>> ")
-	readPrompt := func() error {
-		for !bytes.HasSuffix(buf, prompt) {
-			k, err := f.Read(chunk)
-			buf = append(buf, chunk[:k]...)
-			if err != nil {
-				return fmt.Errorf("read after %q: %w", buf, err)
-			}
-		}
-		return nil
-	}
-	if err := readPrompt(); err != nil {
-		return nil, 0, err
-	}
+// warmRounds round trips run untimed before the timed ones: a session's
+// first calls fault in code and fill caches on both sides.
+const warmRounds = 20
+
+// timeRounds runs f(i) for i from 1-warmRounds to n and returns how long
+// each of the last n took. Before the first timed one the bench's own
+// garbage is collected, as go test -bench does: the client collecting what
+// earlier sections left would otherwise land in the timings.
+func timeRounds(n int, f func(i int) error) ([]time.Duration, error) {
 	ds := make([]time.Duration, 0, n)
-	bad := 0
-	for i := 1; i <= n; i++ {
-		buf = buf[:0]
-		line := fmt.Sprintf("print(%d*7)\n", i)
+	for i := 1 - warmRounds; i <= n; i++ {
+		if i == 1 {
+			runtime.GC()
+		}
 		t0 := time.Now()
-		if _, err := io.WriteString(f, line); err != nil {
-			return nil, 0, err
+		if err := f(i); err != nil {
+			return nil, err
 		}
-		if err := readPrompt(); err != nil {
-			return nil, 0, err
-		}
-		ds = append(ds, time.Since(t0))
-		// The echo ends the first line, so the value is on its own line.
-		if !bytes.Contains(buf, []byte("\n"+strconv.Itoa(i*7)+"\r\n")) {
-			if bad == 0 {
-				fmt.Fprintf(os.Stderr, "bench: direct pty reply %d: got %q, want %d\n", i, buf, i*7)
-			}
-			bad++
+		if i >= 1 {
+			ds = append(ds, time.Since(t0))
 		}
 	}
-	return ds, bad, nil
+	return ds, nil
 }
 
 // ingestLine is what the ingest pipeline repeats: 37 bytes with the newline.

@@ -47,7 +47,8 @@ func descending(n int) []int {
 // and the failures.
 func TestResults_Print(t *testing.T) {
 	r := &Results{Command: "agentty bench -n 2 -size 1MB -sessions 1", Env: Env{Agentty: "v", CPUs: 2, Build: "static (CGO_ENABLED=0)"},
-		REPL:   REPL{PTY: Latency{Count: 2, MedianMs: 1.5}, Mismatches: 1},
+		REPL: REPL{PTY: Latency{Count: 2, MedianMs: 1.5}, PTYRaw: Latency{Count: 2, MedianMs: 1.25}, Direct: Latency{Count: 2, MedianMs: 0.25},
+			RawOverheadMedianMs: 1, DirectPipe: Latency{Count: 2, MedianMs: 0.03}, Mismatches: 1},
 		Ingest: []Ingest{{Name: "agentty pipe mode, --no-store", Bytes: 1000000, Seconds: 0.5, MBps: 2}},
 		Memory: Memory{Sessions: 1, IdleKiB: 100, LoadedKiB: 150, PerSessionKiB: 50},
 		Failed: []string{"repl: 1 replies were not the expected output"}}
@@ -57,6 +58,9 @@ func TestResults_Print(t *testing.T) {
 		"agentty bench — reproduce with: agentty bench -n 2 -size 1MB -sessions 1\n",
 		"\nbinary built static (CGO_ENABLED=0)\n\n",
 		"agentty send_input, pty (python3 -q)  2    1.50  0.00",
+		"agentty send_input, pty, raw JSON-RPC client  2    1.25  0.00",
+		"... without the SDK client (raw − direct)       1.00  0.00",
+		"direct pipes, no agentty  2    0.03  0.00",
 		"agentty pipe mode, --no-store        1000000              -    0.500     2",
 		"with 1 idle cat sessions (pty)   150",
 		"\nFAILED: repl: 1 replies were not the expected output\n",
@@ -72,7 +76,7 @@ func TestResults_Print(t *testing.T) {
 func TestResults_PrintBudgets(t *testing.T) {
 	r := &Results{ToolsListBytes: 17046, Cold: Latency{MedianMs: 12.5},
 		Memory: Memory{IdleKiB: 10240, PerSessionKiB: 1200, AfterDeleteKiB: 11264, ReturnSeconds: 5},
-		REPL:   REPL{OverheadMedianMs: 0.524, OverheadP95Ms: 0.8}}
+		REPL:   REPL{OverheadMedianMs: 0.524, OverheadP95Ms: 0.8, PTYRaw: Latency{Count: 1}, RawOverheadMedianMs: 0.38, RawOverheadP95Ms: 0.7}}
 	var b bytes.Buffer
 	r.printBudgets(&b)
 	for _, want := range []string{
@@ -82,6 +86,8 @@ func TestResults_PrintBudgets(t *testing.T) {
 		"RSS after deleting them, over idle   10.0 %   20.0 %  yes",
 		"PTY round trip overhead median   0.52 ms   0.50 ms   NO",
 		"PTY round trip overhead p95   0.8 ms   1.5 ms  yes",
+		"... raw JSON-RPC client, median   0.38 ms   0.50 ms  yes",
+		"... raw JSON-RPC client, p95   0.7 ms   1.5 ms  yes",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(b.String()), " "), strings.Join(strings.Fields(want), " ")) {
 			t.Errorf("budgets lack %q:\n%s", want, b.String())

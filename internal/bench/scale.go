@@ -152,7 +152,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 	// Idle means after the start settled, as in the memory section: the
 	// server gives back its start's free heap and drops the binary's
 	// pages a second after it began (server.startSettle).
-	time.Sleep(1500 * time.Millisecond) // no event tells when that happened
+	time.Sleep(settleWait) // no event tells when that happened
 	if sc.IdleKiB, err = rss(); err != nil {
 		return sc, err
 	}

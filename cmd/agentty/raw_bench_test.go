@@ -37,6 +37,9 @@ func rawREPLRoundTrips(b *testing.B, meta map[string]any) {
 		b.Fatalf("start_process: %v %+v", err, st)
 	}
 	id, _ := st.Structured["session_id"].(string)
+	// Timed once the server's start settled, as agentty bench does: a
+	// second in, it collects, drops its pages and goes down to one CPU.
+	time.Sleep(1500 * time.Millisecond) // no event tells when that happened
 	cpu0, sw0 := processCost(b, s.pid)
 	var d []time.Duration
 	i := 0

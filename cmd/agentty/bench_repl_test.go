@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,16 +15,11 @@ import (
 // exactly the value and the next prompt.
 func TestBenchREPL_EveryReplyExact(t *testing.T) {
 	const n = 20
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	state := t.TempDir()
-	race := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	r, err := bench.RunREPL(ctx, bench.Config{N: n, Exe: exe, Version: "test",
-		Env: []string{e2eEnv + "=1", "GORACE=" + race, "XDG_STATE_HOME=" + state, "XDG_RUNTIME_DIR=" + filepath.Join(state, "run")}})
+	cfg := benchSelf(t)
+	cfg.N = n
+	r, err := bench.RunREPL(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,16 +20,11 @@ import (
 // asserted: the race detector's shadow memory is most of it here.
 func TestBenchScale_AnswersAndLeavesNothing(t *testing.T) {
 	const n = 100
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	state := t.TempDir()
-	race := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res := bench.Run(ctx, bench.Config{Scale: n, Exe: exe, Version: "test", ReturnWithin: time.Minute, RSSWithin: -1,
-		Env: []string{e2eEnv + "=1", "GORACE=" + race, "XDG_STATE_HOME=" + state, "XDG_RUNTIME_DIR=" + filepath.Join(state, "run")}})
+	cfg := benchSelf(t)
+	cfg.Scale, cfg.ReturnWithin, cfg.RSSWithin = n, time.Minute, -1
+	res := bench.Run(ctx, cfg)
 	sc := res.Scale
 	if sc == nil {
 		t.Fatalf("no scale results: %v", res.Failed)
@@ -57,4 +52,19 @@ func TestBenchScale_AnswersAndLeavesNothing(t *testing.T) {
 	if sc.FDs.After > sc.FDs.Before {
 		t.Errorf("open descriptors: %d before, %d a minute after deleting the sessions", sc.FDs.Before, sc.FDs.After)
 	}
+}
+
+// benchSelf is a bench configuration that measures this test binary as
+// the server (TestMain runs the real command line with e2eEnv set), with
+// its own state directories and the race detector's exit delay off.
+func benchSelf(t *testing.T) bench.Config {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	race := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+	return bench.Config{Exe: exe, Version: "test",
+		Env: []string{e2eEnv + "=1", "GORACE=" + race, "XDG_STATE_HOME=" + state, "XDG_RUNTIME_DIR=" + filepath.Join(state, "run")}}
 }

@@ -21,13 +21,9 @@ func directPTYRoundTrips(n int, limit time.Duration) ([]time.Duration, int, erro
 	if err != nil {
 		return nil, 0, err
 	}
-	// Killing python ends a blocked read with EIO, so a reply that never
-	// comes cannot hang the bench.
-	watchdog := time.AfterFunc(limit, func() { _ = cmd.Process.Kill() })
+	stop := watchdog(cmd, limit) // python's end ends a blocked read with EIO
 	defer func() {
-		watchdog.Stop()
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+		stop()
 		f.Close()
 	}()
 	// The echo ends the first line, so the value is on its own line.
@@ -57,15 +53,22 @@ func directPipeRoundTrips(n int, limit time.Duration) ([]time.Duration, int, err
 	if err != nil {
 		return nil, 0, err
 	}
-	watchdog := time.AfterFunc(limit, func() { _ = cmd.Process.Kill() })
-	defer func() {
-		watchdog.Stop()
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	}()
+	defer watchdog(cmd, limit)()
 	return exchange(in, r, n, "direct pipes", func(out []byte, v string) bool {
 		return string(out) == v+"\n>>> "
 	})
+}
+
+// watchdog kills cmd once limit has passed, so a reply that never comes
+// cannot hang the bench: its end ends a blocked read. The returned stop
+// kills and reaps it in any case.
+func watchdog(cmd *exec.Cmd, limit time.Duration) (stop func()) {
+	t := time.AfterFunc(limit, func() { _ = cmd.Process.Kill() })
+	return func() {
+		t.Stop()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}
 }
 
 // exchange reads python's first prompt from r, then times n round trips

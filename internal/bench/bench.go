@@ -140,19 +140,16 @@ const coldStartRuns = 31
 // throughput, in that order; a measurement that fails is recorded in
 // Failed and the others still run.
 func Run(ctx context.Context, cfg Config) *Results {
-	if cfg.Exe == "" {
-		cfg.Exe, _ = os.Executable()
-	}
 	if cfg.Progress == nil {
 		cfg.Progress = io.Discard
 	}
-	rn := &runner{exe: cfg.Exe, version: cfg.Version, env: cfg.Env}
+	rn := newRunner(cfg)
 	if cfg.Scale > 0 {
 		return runScale(ctx, rn, cfg)
 	}
 	res := &Results{
 		Command: fmt.Sprintf("agentty bench -n %d -size %s -sessions %d", cfg.N, cfg.SizeText, cfg.Sessions),
-		Env:     environment(cfg.Version, cfg.Exe),
+		Env:     environment(cfg.Version, rn.exe),
 	}
 	progress := func(what string) { fmt.Fprintf(cfg.Progress, "bench: %s...\n", what) }
 	fail := func(what string, err error) {
@@ -205,11 +202,15 @@ func Run(ctx context.Context, cfg Config) *Results {
 
 // RunREPL measures only Run's REPL round trips, n = cfg.N per row.
 func RunREPL(ctx context.Context, cfg Config) (REPL, error) {
+	return newRunner(cfg).repl(ctx, cfg.N)
+}
+
+// newRunner measures cfg.Exe (default: this executable).
+func newRunner(cfg Config) *runner {
 	if cfg.Exe == "" {
 		cfg.Exe, _ = os.Executable()
 	}
-	rn := &runner{exe: cfg.Exe, version: cfg.Version, env: cfg.Env}
-	return rn.repl(ctx, cfg.N)
+	return &runner{exe: cfg.Exe, version: cfg.Version, env: cfg.Env}
 }
 
 // Print writes the results as tables.

@@ -69,8 +69,23 @@ func benchMs(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
 // application would, and returns the server's *exec.Cmd so its memory can
 // be read from /proc.
 func (rn *runner) server(ctx context.Context, extra ...string) (*mcp.ClientSession, *exec.Cmd, error) {
+	cmd, err := rn.serveCommand(extra...)
+	if err != nil {
+		return nil, nil, err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "agentty-bench", Version: rn.version}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cs, cmd, nil
+}
+
+// serveCommand is the "agentty serve" a measurement runs, over stdio,
+// with extra flags.
+func (rn *runner) serveCommand(extra ...string) (*exec.Cmd, error) {
 	if rn.exe == "" {
-		return nil, nil, errors.New("no agentty binary to measure")
+		return nil, errors.New("no agentty binary to measure")
 	}
 	// Measurements run without the transcript store unless one names a
 	// data directory: nothing of a bench lands in the user's store.
@@ -82,12 +97,7 @@ func (rn *runner) server(ctx context.Context, extra ...string) (*mcp.ClientSessi
 	if len(rn.env) > 0 {
 		cmd.Env = append(os.Environ(), rn.env...)
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "agentty-bench", Version: rn.version}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return cs, cmd, nil
+	return cmd, nil
 }
 
 // coldStart times launching "agentty serve" until its tools/list
@@ -309,18 +319,27 @@ func agenttyRoundTrips(ctx context.Context, cs *mcp.ClientSession, n int, mode s
 	}
 	defer call(ctx, cs, "delete_session", map[string]any{"session_id": st.SessionID}, nil)
 	defer call(ctx, cs, "terminate_process", map[string]any{"session_id": st.SessionID, "force": true}, nil)
+	return sendRounds(n, mode, st.SessionID, func(args map[string]any, out any) error {
+		_, err := call(ctx, cs, "send_input", args, out)
+		return err
+	}, ok)
+}
+
+// sendRounds times n send_input round trips of "print(i*7)" to session
+// sid (timeRounds) through send, counting replies that ok rejects.
+func sendRounds(n int, what, sid string, send func(args map[string]any, out any) error, ok func(out, want string) bool) ([]time.Duration, int, error) {
 	bad := 0
 	ds, err := timeRounds(n, func(i int) error {
 		var r struct {
 			Output string `json:"output"`
 		}
-		args := map[string]any{"session_id": st.SessionID, "text": fmt.Sprintf("print(%d*7)", i), "enter": true}
-		if _, err := call(ctx, cs, "send_input", args, &r); err != nil {
+		args := map[string]any{"session_id": sid, "text": fmt.Sprintf("print(%d*7)", i), "enter": true}
+		if err := send(args, &r); err != nil {
 			return err
 		}
 		if !ok(r.Output, strconv.Itoa(i*7)) {
 			if bad == 0 {
-				fmt.Fprintf(os.Stderr, "bench: %s reply %d: got %q, want %d\n", mode, i, r.Output, i*7)
+				fmt.Fprintf(os.Stderr, "bench: %s reply %d: got %q, want %d\n", what, i, r.Output, i*7)
 			}
 			bad++
 		}

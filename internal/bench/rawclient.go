@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -36,13 +35,12 @@ type rawClient struct {
 // initialize handshake.
 const statelessProtocol = "2026-07-28"
 
-// startRaw starts a server as rn.server does and opens protocol version
+// startRaw starts a server as rn.server does (serveCommand) and opens protocol version
 // (the one the SDK client negotiated) with it.
 func (rn *runner) startRaw(version string) (*rawClient, error) {
-	cmd := exec.Command(rn.exe, "serve", "-standalone", "-no-store", "-log-level", "warn")
-	cmd.Stderr = os.Stderr
-	if len(rn.env) > 0 {
-		cmd.Env = append(os.Environ(), rn.env...)
+	cmd, err := rn.serveCommand()
+	if err != nil {
+		return nil, err
 	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -171,7 +169,8 @@ func (c *rawClient) close() {
 }
 
 // rawRoundTrips times n send_input round trips to python3 on a PTY as
-// agenttyRoundTrips does, through a rawClient speaking version.
+// agenttyRoundTrips does (sendRounds), through a rawClient speaking
+// version.
 func (rn *runner) rawRoundTrips(ctx context.Context, n int, version string) ([]time.Duration, int, error) {
 	c, err := rn.startRaw(version)
 	if err != nil {
@@ -192,23 +191,9 @@ func (rn *runner) rawRoundTrips(ctx context.Context, n int, version string) ([]t
 	if st.Reason != "awaiting_input" {
 		return nil, 0, fmt.Errorf("start_process returned %q, want awaiting_input", st.Reason)
 	}
-	bad := 0
-	ds, err := timeRounds(n, func(i int) error {
-		var r struct {
-			Output string `json:"output"`
-		}
-		args := map[string]any{"session_id": st.SessionID, "text": fmt.Sprintf("print(%d*7)", i), "enter": true}
-		if err := c.call("send_input", args, &r); err != nil {
-			return err
-		}
-		if want := strconv.Itoa(i*7) + "\n>>> "; r.Output != want {
-			if bad == 0 {
-				fmt.Fprintf(os.Stderr, "bench: raw client reply %d: got %q, want %q\n", i, r.Output, want)
-			}
-			bad++
-		}
-		return nil
-	})
+	ds, bad, err := sendRounds(n, "raw client", st.SessionID, func(args map[string]any, out any) error {
+		return c.call("send_input", args, out)
+	}, func(out, want string) bool { return out == want+"\n>>> " })
 	if err != nil {
 		return nil, 0, err
 	}

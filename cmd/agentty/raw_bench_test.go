@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/agentty/agentty/internal/bench"
 )
 
 // BenchmarkRaw_REPLRoundTrip is a send_input round trip to python3 on a PTY
@@ -68,15 +70,10 @@ func rawREPLRoundTrips(b *testing.B, meta map[string]any) {
 // resolution) and the context switches of all its threads.
 func processCost(b *testing.B, pid int) (time.Duration, int64) {
 	b.Helper()
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	cpu, err := bench.ProcessCPU(pid)
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := bytes.Fields(stat[bytes.LastIndexByte(stat, ')')+2:])
-	ut, _ := strconv.ParseInt(string(f[11]), 10, 64)
-	st, _ := strconv.ParseInt(string(f[12]), 10, 64)
-	const tick = 10 * time.Millisecond // USER_HZ is 100 on Linux
-	cpu := time.Duration(ut+st) * tick
 	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
 	if err != nil {
 		b.Fatal(err)

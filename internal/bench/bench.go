@@ -105,6 +105,10 @@ type Ingest struct {
 	Counted int64   `json:"counted_bytes,omitempty"`
 	Seconds float64 `json:"seconds"`
 	MBps    float64 `json:"mb_per_s"`
+	// ServerCPU is the server's CPU time (user and system, all threads)
+	// over the same span, for agentty rows: what ingest costs beside the
+	// program's own work.
+	ServerCPU float64 `json:"server_cpu_seconds,omitempty"`
 	// With the transcript store: bytes on disk after the run, per byte of
 	// output, and output the writer could not keep up with.
 	DiskBytes int64   `json:"disk_bytes,omitempty"`
@@ -257,21 +261,25 @@ func (r *Results) Print(w io.Writer) {
 	fmt.Fprintf(w, "(VmRSS: the relaying serve %d KiB per client; the daemon with its one session %d KiB)\n\n", r.Daemon.RelayKiB, r.Daemon.DaemonKiB)
 
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "Ingest\tprogram bytes\tcounted bytes\tseconds\tMB/s\tdisk bytes\twrite amp.\tgap bytes\t")
+	fmt.Fprintln(tw, "Ingest\tprogram bytes\tcounted bytes\tseconds\tMB/s\tserver CPU s\tdisk bytes\twrite amp.\tgap bytes\t")
 	for _, in := range r.Ingest {
-		counted := "-"
+		counted, cpu := "-", "-"
 		if in.Counted > 0 {
 			counted = fmt.Sprint(in.Counted)
+		}
+		if in.ServerCPU > 0 {
+			cpu = fmt.Sprintf("%.2f", in.ServerCPU)
 		}
 		disk, amp, gap := "-", "-", "-"
 		if in.DiskBytes > 0 {
 			disk, amp, gap = fmt.Sprint(in.DiskBytes), fmt.Sprintf("%.3f", in.WriteAmp), fmt.Sprint(in.GapBytes)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%.0f\t%s\t%s\t%s\t\n", in.Name, in.Bytes, counted, in.Seconds, in.MBps, disk, amp, gap)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%.0f\t%s\t%s\t%s\t%s\t\n", in.Name, in.Bytes, counted, in.Seconds, in.MBps, cpu, disk, amp, gap)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "(MB/s = program bytes / 1e6 / seconds; agentty rows time start_process until the session is exited with")
-	fmt.Fprintln(w, " every byte counted; a PTY turns each \\n into \\r\\n, so it delivers more bytes than the program wrote)")
+	fmt.Fprintln(w, " every byte counted; server CPU over the same span, at the clock tick's 10 ms; a PTY turns each \\n into \\r\\n,")
+	fmt.Fprintln(w, " so it delivers more bytes than the program wrote)")
 	if len(r.Pairs) > 0 {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -13,12 +13,10 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentty/agentty/internal/guardstart"
 	"github.com/agentty/agentty/internal/toolcall"
 )
 
@@ -203,45 +201,6 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 		}
 		time.Sleep(500 * time.Millisecond) // RSS has no event to wait on
 	}
-}
-
-// guardMemory reads VmRSS and RssAnon of the server's guard: its child
-// running "agentty __guard".
-func guardMemory(server int) (rss, anon int64, err error) {
-	kids, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", server))
-	for _, f := range kids {
-		b, _ := os.ReadFile(f)
-		for _, p := range strings.Fields(string(b)) {
-			pid, _ := strconv.Atoi(p)
-			argv, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-			if a := strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00"); len(a) != 2 || a[1] != guardstart.Arg {
-				continue
-			}
-			if rss, err = benchRSSKiB(pid); err != nil {
-				return 0, 0, err
-			}
-			anon, err = benchStatusKiB(pid, "RssAnon:")
-			return rss, anon, err
-		}
-	}
-	return 0, 0, fmt.Errorf("server %d runs no guard (a child %q)", server, guardstart.Arg)
-}
-
-// benchRSSKiB reads VmRSS of a process.
-func benchRSSKiB(pid int) (int64, error) { return benchStatusKiB(pid, "VmRSS:") }
-
-// benchStatusKiB reads a kB field of /proc/PID/status.
-func benchStatusKiB(pid int, key string) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, key); ok {
-			return strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-		}
-	}
-	return 0, fmt.Errorf("no %s in /proc/%d/status", key, pid)
 }
 
 // repl measures send_input round trips through agentty in PTY and pipe
@@ -492,6 +451,10 @@ func (rn *runner) agenttyIngestCommand(ctx context.Context, mode, command string
 	var st struct {
 		SessionID string `json:"session_id"`
 	}
+	cpu0, err := ProcessCPU(cmd.Process.Pid)
+	if err != nil {
+		return Ingest{}, err
+	}
 	t0 := time.Now()
 	if _, err := call(ctx, cs, "start_process", map[string]any{"command": command, "mode": mode, "timeout_ms": 0}, &st); err != nil {
 		return Ingest{}, err
@@ -514,6 +477,10 @@ func (rn *runner) agenttyIngestCommand(ctx context.Context, mode, command string
 		}
 	}
 	d := time.Since(t0)
+	cpu1, err := ProcessCPU(cmd.Process.Pid)
+	if err != nil {
+		return Ingest{}, err
+	}
 	var info struct {
 		Bytes    int64 `json:"bytes"`
 		ExitCode *int  `json:"exit_code"`
@@ -528,9 +495,12 @@ func (rn *runner) agenttyIngestCommand(ctx context.Context, mode, command string
 		return Ingest{}, fmt.Errorf("pipeline did not exit 0: %v", info.ExitCode)
 	}
 	if dataDir == "" {
-		return ingestRate("agentty "+mode+" mode, --no-store", size, info.Bytes, d), nil
+		res := ingestRate("agentty "+mode+" mode, --no-store", size, info.Bytes, d)
+		res.ServerCPU = (cpu1 - cpu0).Seconds()
+		return res, nil
 	}
 	res := ingestRate("agentty "+mode+" mode, store on", size, info.Bytes, d)
+	res.ServerCPU = (cpu1 - cpu0).Seconds()
 	// Gaps (output the writer could not keep up with) are events.
 	var msgs struct {
 		Messages []struct {

@@ -89,6 +89,7 @@ func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
 			_, _ = p.cmd.Process.Wait()
 			return nil, err
 		}
+		pu.grow = true
 		p.pumps = append(p.pumps, pu)
 	}
 	p.left.Store(int32(len(p.pumps)))

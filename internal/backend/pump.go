@@ -40,6 +40,7 @@ type pump struct {
 	stream outlog.Stream
 	sink   Sink
 	slack  int64         // bytes held beyond FIONREAD's count (see collect); 0 for a pipe
+	grow   bool          // a pipe that may still grow when it floods (growPipe); set before run, then run's
 	mu     sync.Mutex    // held across one read+append
 	total  int64         // bytes passed to sink; guarded by mu
 	done   chan struct{} // closed when run returns
@@ -58,6 +59,12 @@ func newPump(f *os.File, s outlog.Stream, sink Sink, slack int64) (*pump, error)
 // Process closes f.
 func (p *pump) run() {
 	defer close(p.done)
+	grew := false // owned by run
+	defer func() {
+		if grew {
+			shrinkDone()
+		}
+	}()
 	for {
 		var n int
 		var rerr error
@@ -73,6 +80,10 @@ func (p *pump) run() {
 			if n > 0 {
 				if n >= bulkRead {
 					procs.Busy()
+				}
+				if n == len(*bp) && p.grow {
+					// The read filled the buffer: the pipe was full.
+					grew, p.grow = growPipe(fd)
 				}
 				p.sink(p.stream, (*bp)[:n])
 				p.total += int64(n)

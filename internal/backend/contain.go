@@ -48,6 +48,9 @@ type box struct {
 // the sandbox helper when the profile needs one. On any failure after the
 // fork it kills and reaps the child and removes its group.
 func startContained(cmd *exec.Cmd, spec Spec, start func(func())) (*box, error) {
+	// As from a terminal: SIGHUP and SIGINT at their defaults, whatever
+	// agentty was started with.
+	proctree.ChildDefaults()
 	c := spec.Contain
 	if c == nil {
 		var err error

@@ -8,10 +8,13 @@ import (
 )
 
 // TestMain lets this test binary be the sandbox helper its sandboxed
-// children re-execute (see internal/sandbox).
+// children re-execute (see internal/sandbox), or signalsChild.
 func TestMain(m *testing.M) {
 	if sandbox.IsHelper(os.Args) {
 		os.Exit(sandbox.Main())
+	}
+	if os.Getenv(signalsChildEnv) != "" {
+		os.Exit(signalsChild())
 	}
 	os.Exit(m.Run())
 }

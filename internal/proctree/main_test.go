@@ -30,11 +30,16 @@ func TestMain(m *testing.M) {
 		if os.Getenv("GORACE") == "" {
 			os.Setenv("GORACE", "atexit_sleep_ms=0")
 		}
+		// The hang-up cases need the terminal's SIGHUP in the programs
+		// they start, also when the suite runs under nohup.
+		ChildDefaults()
 		os.Exit(m.Run())
 	case "reaper", "noreaper":
 		os.Exit(reaperChild(mode == "reaper"))
 	case "fakeparent":
 		os.Exit(fakeParent())
+	case "childdefaults", "childdefaults-off":
+		os.Exit(childDefaultsChild(mode == "childdefaults"))
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", modeEnv, mode)
 		os.Exit(2)

@@ -162,7 +162,7 @@ func TestScale_PrintBudgets(t *testing.T) {
 		Sessions: 4, PTY: 2, Pipe: 2, PTYArgv: []string{"/opt/py/bin/python3", "-q"}, PipeArgv: []string{"cat"}, Answered: 3, Mismatches: 1,
 		RoundTrip: Latency{Count: 4, MedianMs: 2, P99Ms: 60}, IdleKiB: 10240, FullKiB: 10640, PerSessionKiB: 100, PerPTYKiB: 150,
 		Goroutines: Counts{Before: 12, Full: 28, After: 13}, FDs: Counts{Before: 13, Full: 29, After: 13},
-		AfterDeleteKiB: 11264, ReturnSeconds: 5}}
+		AfterDeleteKiB: 11264, IdleAnonKiB: 3000, FullAnonKiB: 3400, AfterAnonKiB: 3750, ReturnSeconds: 5}}
 	var b bytes.Buffer
 	r.Print(&b)
 	got := strings.Join(strings.Fields(b.String()), " ")
@@ -177,7 +177,9 @@ func TestScale_PrintBudgets(t *testing.T) {
 		"per PTY session 150.0 KiB 100.0 KiB NO",
 		"goroutines after delete, over before 1 0 NO",
 		"descriptors after delete, over before 0 0 yes",
-		"RSS after delete, over idle 10.0 % 20.0 % yes",
+		"VmRSS (KiB) 10240 10640 11264",
+		"of it RssAnon, its own (KiB) 3000 3400 3750",
+		"RssAnon after delete, over idle 25.0 % 20.0 % NO",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, b.String())

@@ -49,6 +49,7 @@ func (s *Scale) print(w io.Writer) {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Server\tbefore\twith sessions\tafter delete\t")
 	fmt.Fprintf(tw, "VmRSS (KiB)\t%d\t%d\t%d\t\n", s.IdleKiB, s.FullKiB, s.AfterDeleteKiB)
+	fmt.Fprintf(tw, "of it RssAnon, its own (KiB)\t%d\t%d\t%d\t\n", s.IdleAnonKiB, s.FullAnonKiB, s.AfterAnonKiB)
 	fmt.Fprintf(tw, "goroutines\t%d\t%d\t%d\t\n", s.Goroutines.Before, s.Goroutines.Full, s.Goroutines.After)
 	fmt.Fprintf(tw, "open descriptors\t%d\t%d\t%d\t\n", s.FDs.Before, s.FDs.Full, s.FDs.After)
 	rt := s.Runtime
@@ -96,8 +97,8 @@ func (s *Scale) printBudgets(w io.Writer) {
 	row("  per PTY session", s.PerPTYKiB, 100, "%.1f", "KiB")
 	row("goroutines after delete, over before", float64(s.Goroutines.After-s.Goroutines.Before), 0, "%.0f", "")
 	row("descriptors after delete, over before", float64(s.FDs.After-s.FDs.Before), 0, "%.0f", "")
-	if s.IdleKiB > 0 {
-		row("RSS after delete, over idle", 100*float64(s.AfterDeleteKiB-s.IdleKiB)/float64(s.IdleKiB), 20, "%.1f", "%")
+	if s.IdleAnonKiB > 0 {
+		row("RssAnon after delete, over idle", 100*float64(s.AfterAnonKiB-s.IdleAnonKiB)/float64(s.IdleAnonKiB), 20, "%.1f", "%")
 		row("  ... reached after", s.ReturnSeconds, 60, "%.1f", "s")
 	}
 	tw.Flush()

@@ -60,7 +60,11 @@ func TestSendInput_WaitEndsOnEventsAfterInput(t *testing.T) {
 			s := c.send(st.SessionID, map[string]any{"text": fmt.Sprintf("print(%d)", a), "enter": true, "timeout_ms": 0})
 			old := strings.TrimPrefix(fmt.Sprintf("%d\n>>> ", a), s.Output)
 			c.unreadUntil(st.SessionID, cursor, fmt.Sprintf(`(?m)^%d\n>>> `, a))
-			s = c.send(st.SessionID, map[string]any{"text": fmt.Sprintf("print(%d)", b), "enter": true, "until": fmt.Sprintf(`(?m)^%d\n`, b), "settle_ms": 1, "timeout_ms": 20000})
+			// The reply in one write: print writes its text and its end
+			// apart, and with PYTHONUNBUFFERED set (as on some machines)
+			// a loaded machine can pause between the two writes for
+			// longer than the settle.
+			s = c.send(st.SessionID, map[string]any{"text": fmt.Sprintf(`print("%d\n", end="")`, b), "enter": true, "until": fmt.Sprintf(`(?m)^%d\n`, b), "settle_ms": 1, "timeout_ms": 20000})
 			if want := fmt.Sprintf("%s%d\n", old, b); !strings.HasPrefix(s.Output, want) || s.Reason != "matched" {
 				t.Fatalf("round %d: output %q reason %s, want %q... matched", i, s.Output, s.Reason, want)
 			}

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/guardstart"
+	"github.com/agentty/agentty/internal/procfile"
 )
 
 // guardMemory reads VmRSS and RssAnon of the server's guard: its child
@@ -44,20 +44,12 @@ func ProcessCPU(pid int) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	// Fields after the command name, which may hold spaces: state is
-	// the first, utime the 12th, stime the 13th.
-	i := bytes.LastIndexByte(b, ')')
-	f := strings.Fields(string(b[i+1:])) // all of b when there is no ')': too few
-	if i < 0 || len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f))
-	}
-	ut, uerr := strconv.ParseInt(f[11], 10, 64)
-	st, serr := strconv.ParseInt(f[12], 10, 64)
-	if uerr != nil || serr != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: utime %q, stime %q", pid, f[11], f[12])
+	var st procfile.Stat
+	if !procfile.ParseStat(b, &st) || st.Fields < 12 {
+		return 0, fmt.Errorf("/proc/%d/stat: no CPU times in %q", pid, b)
 	}
 	const tick = 10 * time.Millisecond // USER_HZ is 100 on Linux
-	return time.Duration(ut+st) * tick, nil
+	return time.Duration(st.UTime+st.STime) * tick, nil
 }
 
 // benchStatusKiB reads a kB field of /proc/PID/status.

@@ -15,6 +15,9 @@ type Stat struct {
 	// prints it as a signed int, so a large minor shows as negative.
 	TTYNr uint32
 	TPGid int // the terminal's foreground process group; -1 without one
+	// UTime and STime are the CPU time spent in user and kernel mode, in
+	// clock ticks (USER_HZ, 100 a second on Linux).
+	UTime, STime uint64
 	// NumThreads counts the whole process's threads; 0 when the line
 	// stops before it.
 	NumThreads int
@@ -72,5 +75,6 @@ func ParseStat(b []byte, s *Stat) bool {
 	}
 	s.PPid, s.PGrp, s.Session, s.TTYNr = int(f[0]), int(f[1]), int(f[2]), uint32(f[3])
 	s.TPGid, s.NumThreads, s.StartTime = int(f[4]), int(f[16]), uint64(f[18])
+	s.UTime, s.STime = uint64(f[10]), uint64(f[11])
 	return true
 }

@@ -19,7 +19,7 @@ func TestParseStat_Lines(t *testing.T) {
 		comm string
 	}{
 		{"full line", full, true,
-			Stat{State: 'S', PPid: 4200, PGrp: 4243, Session: 4244, TTYNr: 34816, TPGid: 4245, NumThreads: 3, StartTime: 99, Fields: 19}, "python3"},
+			Stat{State: 'S', PPid: 4200, PGrp: 4243, Session: 4244, TTYNr: 34816, TPGid: 4245, UTime: 5, STime: 6, NumThreads: 3, StartTime: 99, Fields: 19}, "python3"},
 		{"spaces and parentheses in comm", "7 (a) (b c) ) R 1 7 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0\n", true,
 			Stat{State: 'R', PPid: 1, PGrp: 7, Session: 1, TTYNr: 0, TPGid: -1, NumThreads: 1, Fields: 18}, "a) (b c) "},
 		{"empty comm", "8 () S 1 8 8 0 -1", true,

@@ -124,6 +124,13 @@ type Memory struct {
 	LoadedKiB     int64   `json:"rss_with_sessions_kib"`
 	DoubleKiB     int64   `json:"rss_with_twice_the_sessions_kib"`
 	PerSessionKiB float64 `json:"per_session_kib"` // (DoubleKiB − LoadedKiB) / Sessions
+	// Idle again after one session was started and deleted, once the
+	// server gave its memory back: what any use of the server keeps
+	// (caches built at a tool's first call, the runtime's metadata for
+	// the allocation sizes a session used), apart from what grows with
+	// the number of sessions.
+	WarmKiB     int64 `json:"rss_idle_after_one_session_kib"`
+	WarmAnonKiB int64 `json:"rss_anon_idle_after_one_session_kib"`
 	// After the sessions were deleted: RSS once within 20 % of IdleKiB
 	// (or after a minute), and how long that took.
 	AfterDeleteKiB int64   `json:"rss_after_delete_kib"`
@@ -298,11 +305,13 @@ func (r *Results) Print(w io.Writer) {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Server memory (VmRSS)\tKiB\t")
 	fmt.Fprintf(tw, "idle, 1.5 s after initialize\t%d\t\n", r.Memory.IdleKiB)
+	fmt.Fprintf(tw, "idle again after one session\t%d\t\n", r.Memory.WarmKiB)
 	fmt.Fprintf(tw, "with %d idle cat sessions (pty)\t%d\t\n", r.Memory.Sessions, r.Memory.LoadedKiB)
 	fmt.Fprintf(tw, "with %d\t%d\t\n", 2*r.Memory.Sessions, r.Memory.DoubleKiB)
 	fmt.Fprintf(tw, "per session (the second %d)\t%.1f\t\n", r.Memory.Sessions, r.Memory.PerSessionKiB)
+	fmt.Fprintf(tw, "all %d deleted\t%d\t\n", 2*r.Memory.Sessions, r.Memory.AfterDeleteKiB)
 	tw.Flush()
-	fmt.Fprintf(w, "(idle: %d KiB anonymous (RssAnon: heap, stacks: this server's own), the rest the binary's file pages, shared)\n", r.Memory.IdleAnonKiB)
+	fmt.Fprintf(w, "(idle: %d KiB anonymous (RssAnon: heap, stacks: this server's own), the rest the binary's file pages, shared;\n after one session %d KiB anonymous)\n", r.Memory.IdleAnonKiB, r.Memory.WarmAnonKiB)
 	fmt.Fprintf(w, "guard process: VmRSS %d KiB, of it %d KiB its own (RssAnon)\n", r.Memory.GuardKiB, r.Memory.GuardAnonKiB)
 	fmt.Fprintln(w)
 

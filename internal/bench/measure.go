@@ -26,6 +26,11 @@ import (
 // work (internal/procs).
 const settleWait = 1500 * time.Millisecond
 
+// returnWait is how long after sessions were deleted a server has given
+// their memory back: it looks every 5 s (server.memoryCheck), then
+// collects, returns the free pages and drops the binary's.
+const returnWait = 6 * time.Second
+
 // call invokes a tool, treating a tool error as an error.
 var call = toolcall.Checked
 
@@ -127,8 +132,8 @@ func (rn *runner) coldStart(ctx context.Context, runs int) (Latency, int, error)
 	return summarizeLatency(ds), size, nil
 }
 
-// memory reads the server's resident memory idle, with n and with 2n idle
-// sessions, then terminates the sessions.
+// memory reads the server's resident memory idle, idle again after one
+// session, with n and with 2n idle sessions, and after those are deleted.
 func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 	m := Memory{Sessions: n}
 	cs, cmd, err := rn.server(ctx, "-max-sessions", strconv.Itoa(2*n+8))
@@ -144,6 +149,24 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 		return m, err
 	}
 	if m.IdleAnonKiB, err = benchStatusKiB(pid, "RssAnon:"); err != nil {
+		return m, err
+	}
+	// One session started and deleted first: what it leaves once the
+	// server gave its memory back is kept by any server that was used.
+	var first struct {
+		SessionID string `json:"session_id"`
+	}
+	if _, err := call(ctx, cs, "start_process", map[string]any{"argv": []string{"cat"}, "mode": "pty", "timeout_ms": 0}, &first); err != nil {
+		return m, err
+	}
+	if err := endSessions(ctx, cs, []string{first.SessionID}); err != nil {
+		return m, err
+	}
+	time.Sleep(returnWait) // no event tells when that happened
+	if m.WarmKiB, err = benchRSSKiB(pid); err != nil {
+		return m, err
+	}
+	if m.WarmAnonKiB, err = benchStatusKiB(pid, "RssAnon:"); err != nil {
 		return m, err
 	}
 	// Two batches of n: the first also maps the code sessions run (the
@@ -175,19 +198,8 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 		}
 	}
 	m.PerSessionKiB = float64(m.DoubleKiB-m.LoadedKiB) / float64(n)
-	for _, id := range ids {
-		var info struct {
-			State string `json:"state"`
-		}
-		if _, err := call(ctx, cs, "terminate_process", map[string]any{"session_id": id, "grace_ms": 1000}, &info); err != nil {
-			return m, err
-		}
-		if info.State != "exited" {
-			return m, fmt.Errorf("session %s is %s after terminate_process, want exited", id, info.State)
-		}
-		if _, err := call(ctx, cs, "delete_session", map[string]any{"session_id": id}, nil); err != nil {
-			return m, err
-		}
+	if err := endSessions(ctx, cs, ids); err != nil {
+		return m, err
 	}
 	// Memory must follow the work: within 20 % of idle within a minute.
 	t0 := time.Now()
@@ -201,6 +213,25 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 		}
 		time.Sleep(500 * time.Millisecond) // RSS has no event to wait on
 	}
+}
+
+// endSessions terminates and deletes the sessions ids.
+func endSessions(ctx context.Context, cs *mcp.ClientSession, ids []string) error {
+	for _, id := range ids {
+		var info struct {
+			State string `json:"state"`
+		}
+		if _, err := call(ctx, cs, "terminate_process", map[string]any{"session_id": id, "grace_ms": 1000}, &info); err != nil {
+			return err
+		}
+		if info.State != "exited" {
+			return fmt.Errorf("session %s is %s after terminate_process, want exited", id, info.State)
+		}
+		if _, err := call(ctx, cs, "delete_session", map[string]any{"session_id": id}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // repl measures send_input round trips through agentty in PTY and pipe

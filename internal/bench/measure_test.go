@@ -51,7 +51,7 @@ func TestResults_Print(t *testing.T) {
 		REPL: REPL{PTY: Latency{Count: 2, MedianMs: 1.5}, PTYRaw: Latency{Count: 2, MedianMs: 1.25}, Direct: Latency{Count: 2, MedianMs: 0.25},
 			RawOverheadMedianMs: 1, DirectPipe: Latency{Count: 2, MedianMs: 0.03}, Mismatches: 1},
 		Ingest: []Ingest{{Name: "agentty pipe mode, --no-store", Bytes: 1000000, Seconds: 0.5, MBps: 2}},
-		Memory: Memory{Sessions: 1, IdleKiB: 100, LoadedKiB: 150, PerSessionKiB: 50},
+		Memory: Memory{Sessions: 1, IdleKiB: 100, WarmKiB: 120, WarmAnonKiB: 70, LoadedKiB: 150, PerSessionKiB: 50, AfterDeleteKiB: 130},
 		Failed: []string{"repl: 1 replies were not the expected output"}}
 	var b bytes.Buffer
 	r.Print(&b)
@@ -64,6 +64,9 @@ func TestResults_Print(t *testing.T) {
 		"direct pipes, no agentty  2    0.03  0.00",
 		"agentty pipe mode, --no-store        1000000              -    0.500     2",
 		"with 1 idle cat sessions (pty)   150",
+		"idle again after one session   120",
+		"all 2 deleted   130",
+		"\n after one session 70 KiB anonymous)\n",
 		"\nFAILED: repl: 1 replies were not the expected output\n",
 	} {
 		if !strings.Contains(b.String(), want) {
@@ -76,7 +79,7 @@ func TestResults_Print(t *testing.T) {
 // budget and whether it was met.
 func TestResults_PrintBudgets(t *testing.T) {
 	r := &Results{ToolsListBytes: 17046, Cold: Latency{MedianMs: 12.5},
-		Memory: Memory{IdleKiB: 10240, PerSessionKiB: 1200, AfterDeleteKiB: 11264, ReturnSeconds: 5},
+		Memory: Memory{IdleKiB: 10240, WarmKiB: 10752, PerSessionKiB: 1200, AfterDeleteKiB: 11264, ReturnSeconds: 5},
 		REPL:   REPL{OverheadMedianMs: 0.524, OverheadP95Ms: 0.8, PTYRaw: Latency{Count: 1}, RawOverheadMedianMs: 0.38, RawOverheadP95Ms: 0.7}}
 	var b bytes.Buffer
 	r.printBudgets(&b)
@@ -85,6 +88,7 @@ func TestResults_PrintBudgets(t *testing.T) {
 		"cold start median   12.5 ms   10.0 ms   NO",
 		"per idle PTY session  1200.0 KiB  100.0 KiB   NO",
 		"RSS after deleting them, over idle   10.0 %   20.0 %  yes",
+		"... over idle after one session   4.8 %   -   -",
 		"PTY round trip overhead median   0.52 ms   0.50 ms   NO",
 		"PTY round trip overhead p95   0.8 ms   1.5 ms  yes",
 		"... raw JSON-RPC client, median   0.38 ms   0.50 ms  yes",

@@ -145,10 +145,7 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 	// Idle means after the start settled: the server gives back its
 	// start's free heap a second after it began (server.startSettle).
 	time.Sleep(settleWait) // no event tells when that happened
-	if m.IdleKiB, err = benchRSSKiB(pid); err != nil {
-		return m, err
-	}
-	if m.IdleAnonKiB, err = benchStatusKiB(pid, "RssAnon:"); err != nil {
+	if m.IdleKiB, m.IdleAnonKiB, err = benchResident(pid); err != nil {
 		return m, err
 	}
 	// One session started and deleted first: what it leaves once the
@@ -163,10 +160,7 @@ func (rn *runner) memory(ctx context.Context, n int) (Memory, error) {
 		return m, err
 	}
 	time.Sleep(returnWait) // no event tells when that happened
-	if m.WarmKiB, err = benchRSSKiB(pid); err != nil {
-		return m, err
-	}
-	if m.WarmAnonKiB, err = benchStatusKiB(pid, "RssAnon:"); err != nil {
+	if m.WarmKiB, m.WarmAnonKiB, err = benchResident(pid); err != nil {
 		return m, err
 	}
 	// Two batches of n: the first also maps the code sessions run (the

@@ -24,18 +24,30 @@ func guardMemory(server int) (rss, anon int64, err error) {
 			if a := strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00"); len(a) != 2 || a[1] != guardstart.Arg {
 				continue
 			}
-			if rss, err = benchRSSKiB(pid); err != nil {
-				return 0, 0, err
-			}
-			anon, err = benchStatusKiB(pid, "RssAnon:")
-			return rss, anon, err
+			return benchResident(pid)
 		}
 	}
 	return 0, 0, fmt.Errorf("server %d runs no guard (a child %q)", server, guardstart.Arg)
 }
 
 // benchRSSKiB reads VmRSS of a process.
-func benchRSSKiB(pid int) (int64, error) { return benchStatusKiB(pid, "VmRSS:") }
+func benchRSSKiB(pid int) (int64, error) {
+	v, err := benchStatusKiB(pid, "VmRSS:")
+	if err != nil {
+		return 0, err
+	}
+	return v[0], nil
+}
+
+// benchResident reads VmRSS and RssAnon (what the process holds of its
+// own) of a process, from one reading of its status.
+func benchResident(pid int) (rss, anon int64, err error) {
+	v, err := benchStatusKiB(pid, "VmRSS:", "RssAnon:")
+	if err != nil {
+		return 0, 0, err
+	}
+	return v[0], v[1], nil
+}
 
 // ProcessCPU is pid's CPU time so far, user and system, every thread's
 // (/proc/PID/stat), at the clock tick's resolution.
@@ -52,16 +64,23 @@ func ProcessCPU(pid int) (time.Duration, error) {
 	return time.Duration(st.UTime+st.STime) * tick, nil
 }
 
-// benchStatusKiB reads a kB field of /proc/PID/status.
-func benchStatusKiB(pid int, key string) (int64, error) {
+// benchStatusKiB reads kB fields of /proc/PID/status, in the order of
+// keys.
+func benchStatusKiB(pid int, keys ...string) ([]int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, key); ok {
-			return strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+	vals := make([]int64, len(keys))
+	for i, key := range keys {
+		_, rest, ok := strings.Cut(string(b), "\n"+key)
+		if !ok {
+			return nil, fmt.Errorf("no %s in /proc/%d/status", key, pid)
+		}
+		line, _, _ := strings.Cut(rest, "\n")
+		if vals[i], err = strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), "kB")), 10, 64); err != nil {
+			return nil, fmt.Errorf("/proc/%d/status %s: %w", pid, key, err)
 		}
 	}
-	return 0, fmt.Errorf("no %s in /proc/%d/status", key, pid)
+	return vals, nil
 }

@@ -150,20 +150,17 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 	// (starting a thousand sessions leaves megabytes of it): what it
 	// holds, not when it last collected. After the deletions it is read
 	// as it comes, the server returning memory on its own.
-	rss := func() (int64, error) {
+	resident := func() (rss, anon int64, err error) {
 		if _, err := serverCollect(sock); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
-		return benchRSSKiB(pid)
+		return benchResident(pid)
 	}
 	// Idle means after the start settled, as in the memory section: the
 	// server gives back its start's free heap and drops the binary's
 	// pages a second after it began (server.startSettle).
 	time.Sleep(settleWait) // no event tells when that happened
-	if sc.IdleKiB, err = rss(); err != nil {
-		return sc, err
-	}
-	if sc.IdleAnonKiB, err = benchStatusKiB(pid, "RssAnon:"); err != nil {
+	if sc.IdleKiB, sc.IdleAnonKiB, err = resident(); err != nil {
 		return sc, err
 	}
 	counts := func(at int) (int, int, error) {
@@ -210,7 +207,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 	if err != nil {
 		return sc, errors.Join(err, deleteScaleSessions(ctx, cs, sessions))
 	}
-	if sc.PipesKiB, err = rss(); err != nil {
+	if sc.PipesKiB, _, err = resident(); err != nil {
 		return sc, err
 	}
 	ptys, err := startScaleSessions(ctx, cs, sc.PTY, sc.PTYArgv, true)
@@ -219,7 +216,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 	if err != nil {
 		return sc, errors.Join(err, deleteScaleSessions(ctx, cs, sessions))
 	}
-	ptyKiB, err := rss()
+	ptyKiB, _, err := resident()
 	if err != nil {
 		return sc, err
 	}
@@ -270,10 +267,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 		}
 	}
 	sc.ListMs = summarizeLatency(lists).MedianMs
-	if sc.FullKiB, err = rss(); err != nil {
-		return sc, err
-	}
-	if sc.FullAnonKiB, err = benchStatusKiB(pid, "RssAnon:"); err != nil {
+	if sc.FullKiB, sc.FullAnonKiB, err = resident(); err != nil {
 		return sc, err
 	}
 	sc.PerSessionKiB = float64(sc.FullKiB-sc.IdleKiB) / float64(n)
@@ -302,10 +296,7 @@ func (rn *runner) scale(ctx context.Context, n int, returnWithin, rssWithin time
 		sc.LeakedStacks, _ = serverStacks(sock)
 	}
 	for {
-		if sc.AfterDeleteKiB, err = benchRSSKiB(pid); err != nil {
-			return sc, err
-		}
-		if sc.AfterAnonKiB, err = benchStatusKiB(pid, "RssAnon:"); err != nil {
+		if sc.AfterDeleteKiB, sc.AfterAnonKiB, err = benchResident(pid); err != nil {
 			return sc, err
 		}
 		sc.ReturnSeconds = time.Since(t2).Seconds()

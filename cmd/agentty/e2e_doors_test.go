@@ -13,13 +13,14 @@ import (
 )
 
 // innerServe is what a hostile program in a session runs: agentty serve
-// on the daemon's socket, fed an initialize and a run_command that writes
-// $OUTSIDE/pwned, printing each line the serve answers.
+// on the daemon's socket ($AGENTTY_SOCKET), fed an initialize and a
+// run_command that writes $OUTSIDE/pwned, printing each line the serve
+// answers. $RUN prefixes the serve (e.g. an orphan that left the tree).
 const innerServe = `exec 2>&1
 trap '' PIPE
 init='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"inner","version":"1"}}}'
 call='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_command","arguments":{"argv":["sh","-c","echo pwned > '"$OUTSIDE"'/pwned"]}}}'
-coproc S { AGENTTY_E2E_MAIN=1 AGENTTY_STANDALONE= "$EXE" serve; echo "serve exit $?"; }
+coproc S { $RUN env HOME="$HOME" AGENTTY_E2E_MAIN=1 AGENTTY_STANDALONE= AGENTTY_SOCKET="$AGENTTY_SOCKET" "$EXE" serve; echo "serve exit $?"; }
 exec 3<&"${S[0]}" 4>&"${S[1]}"
 echo "$init" >&4
 IFS= read -r -t 60 a <&3; echo "1: $a"
@@ -27,23 +28,27 @@ printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/initialized"}' "$call" >
 IFS= read -r -t 60 b <&3; echo "2: $b"
 `
 
-// TestDoors_SandboxedSession: nothing a sandboxed session runs reaches
-// the unsandboxed daemon through one of agentty's doors. Landlock keeps
-// the program from writing outside its cwd, but does not govern connect(2)
-// to the daemon's socket, so before the peer check an agentty serve inside
-// the session ran a run_command outside the sandbox. Each door refuses the
-// session's processes and the daemon logs the session the connection came
-// from.
-func TestDoors_SandboxedSession(t *testing.T) {
-	t.Parallel()
+// doorsDaemon is a daemon (with its web view) for the door tests, an MCP
+// client of it, its log file and the web view's host:port.
+type doorsDaemon struct {
+	h       *daemonHome
+	s       *server
+	log     string
+	webHost string
+	exe     string
+}
+
+func startDoorsDaemon(t *testing.T, flags ...string) *doorsDaemon {
+	t.Helper()
 	h := newDaemonHome(t)
-	logPath := filepath.Join(t.TempDir(), "daemon.log")
+	dd := &doorsDaemon{h: h, log: filepath.Join(t.TempDir(), "daemon.log")}
 	ready, readyW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ready.Close()
-	d := h.command(t, "daemon", "-socket", h.socket, "-web", "127.0.0.1:0", "-idle", "0", "-log-file", logPath, "-ready-fd", "3")
+	args := append([]string{"daemon", "-socket", h.socket, "-web", "127.0.0.1:0", "-idle", "0", "-log-file", dd.log, "-ready-fd", "3"}, flags...)
+	d := h.command(t, args...)
 	d.ExtraFiles = []*os.File{readyW}
 	if err := d.Start(); err != nil {
 		t.Fatal(err)
@@ -54,75 +59,166 @@ func TestDoors_SandboxedSession(t *testing.T) {
 	if strings.TrimSpace(line) != daemon.ReadyListening {
 		t.Fatalf("daemon reported %q, want %q", line, daemon.ReadyListening)
 	}
-	s := h.serve(t, nil)
+	dd.s = h.serve(t, nil, flags...)
 	login := webLoginURL(t, []string{standaloneEnv + "=", "AGENTTY_SOCKET=" + h.socket, "XDG_STATE_HOME=" + h.state}, "-socket", h.socket)
 	u, err := url.Parse(login)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exe, err := os.Executable()
-	if err != nil {
+	dd.webHost = u.Host
+	if dd.exe, err = os.Executable(); err != nil {
 		t.Fatal(err)
 	}
-	// run starts script in a session under sandbox and returns its id and
-	// everything it printed.
-	run := func(t *testing.T, sandbox map[string]any, script string, env map[string]string) (id, out string) {
-		t.Helper()
-		var r struct {
-			SessionID string `json:"session_id"`
-			Output    string `json:"output"`
-			State     string `json:"state"`
-		}
-		args := map[string]any{"argv": []string{"bash", "-c", script}, "cwd": t.TempDir(), "mode": "pipe",
-			"sandbox": sandbox, "return_on": []string{"exit"}, "timeout_ms": 30000}
-		if env != nil {
-			args["env"] = env
-		}
-		s.call("start_process", args, &r)
-		if r.State != "exited" {
-			t.Fatalf("session %s is %s, output %q", r.SessionID, r.State, r.Output)
-		}
-		return r.SessionID, r.Output
-	}
-	refusedLog := func(t *testing.T, door, id, why string) {
-		t.Helper()
-		b, _ := os.ReadFile(logPath)
-		want := regexp.MustCompile(`level=WARN msg="refused a connection from a contained session" door="` + door + `" session=` + id + ` pid=\d+ why=` + why + "\n")
-		if !want.Match(b) {
-			t.Errorf("daemon log has no refusal matching %s:\n%s", want, b)
-		}
-	}
-	sandboxed := map[string]any{"filesystem": "readonly", "no_network": true}
+	return dd
+}
 
-	t.Run("daemon socket", func(t *testing.T) {
-		outside := t.TempDir()
-		id, out := run(t, sandboxed, innerServe, map[string]string{"EXE": exe, "OUTSIDE": outside, "AGENTTY_SOCKET": h.socket})
-		if _, err := os.Stat(filepath.Join(outside, "pwned")); err == nil {
-			t.Fatalf("the sandboxed session wrote outside its sandbox through the daemon; it printed:\n%s", out)
+// run starts script under bash in a session (with sandbox and limits when
+// not nil), waits for its exit and returns its id and everything it
+// printed.
+func (dd *doorsDaemon) run(t *testing.T, sandbox, limits map[string]any, script string, env map[string]string) (id, out string) {
+	t.Helper()
+	var r struct {
+		SessionID string `json:"session_id"`
+		Output    string `json:"output"`
+		State     string `json:"state"`
+	}
+	args := map[string]any{"argv": []string{"bash", "-c", script}, "cwd": t.TempDir(), "mode": "pipe",
+		"return_on": []string{"exit"}, "timeout_ms": 30000}
+	for k, v := range map[string]any{"sandbox": sandbox, "limits": limits} {
+		if v != nil {
+			args[k] = v
 		}
-		want := regexp.MustCompile(`^agentty serve: daemon status: 403 Forbidden: agentty refuses the daemon socket to process \d+: it belongs to session ` +
-			id + `, which is held \(sandbox\), and nothing such a session runs may act through agentty beyond that\n1: serve exit 1\n2: \n$`)
+	}
+	if env != nil {
+		args["env"] = env
+	}
+	dd.s.call("start_process", args, &r)
+	if r.State != "exited" {
+		t.Fatalf("session %s is %s, output %q", r.SessionID, r.State, r.Output)
+	}
+	return r.SessionID, r.Output
+}
+
+// innerServe runs innerServe in a session and checks the serve was
+// refused with refusal (a regexp) and wrote nothing outside.
+func (dd *doorsDaemon) innerServe(t *testing.T, sandbox, limits map[string]any, run string) (id, out string) {
+	t.Helper()
+	outside := t.TempDir()
+	id, out = dd.run(t, sandbox, limits, innerServe, map[string]string{"EXE": dd.exe, "OUTSIDE": outside, "AGENTTY_SOCKET": dd.h.socket, "RUN": run})
+	if _, err := os.Stat(filepath.Join(outside, "pwned")); err == nil {
+		t.Fatalf("session %s acted through the daemon beyond its limits; it printed:\n%s", id, out)
+	}
+	return id, out
+}
+
+// refused checks the daemon logged a refusal of door for session id.
+func (dd *doorsDaemon) refused(t *testing.T, door, id, why string, orphan bool) {
+	t.Helper()
+	b, _ := os.ReadFile(dd.log)
+	o := "false"
+	if orphan {
+		o = "true"
+	}
+	want := regexp.MustCompile(`level=WARN msg="refused a connection from a contained session" door="` + door + `" session=` + id +
+		` pid=\d+ why="?` + why + `"? orphan=` + o + "\n")
+	if !want.Match(b) {
+		t.Errorf("daemon log has no refusal matching %s:\n%s", want, b)
+	}
+}
+
+// refusal is the error a refused client reports.
+func refusal(door, id, held string) string {
+	return `agentty refuses the ` + door + ` to process \d+ ` + held + `: nothing a held session runs may act through agentty beyond its limits`
+}
+
+// TestDoors_SandboxedSession: nothing a sandboxed session runs reaches
+// the unsandboxed daemon through one of agentty's doors. Landlock keeps
+// the program from writing outside its cwd, but does not govern connect(2)
+// to the daemon's socket, so before the peer check an agentty serve inside
+// the session ran a run_command outside the sandbox. Each door refuses the
+// session's processes and the daemon logs the session the connection came
+// from.
+func TestDoors_SandboxedSession(t *testing.T) {
+	t.Parallel()
+	dd := startDoorsDaemon(t)
+	sandboxed := map[string]any{"filesystem": "readonly", "no_network": true}
+	t.Run("daemon socket", func(t *testing.T) {
+		id, out := dd.innerServe(t, sandboxed, nil, "")
+		want := regexp.MustCompile(`^agentty serve: daemon status: 403 Forbidden: ` + refusal("daemon socket", id, `of session `+id+`, which is held \(sandbox\)`) +
+			"\n1: serve exit 1\n2: \n$")
 		if !want.MatchString(out) {
 			t.Fatalf("inner serve printed %q, want a match for %s", out, want)
 		}
-		refusedLog(t, "daemon socket", id, "sandbox")
+		dd.refused(t, "daemon socket", id, "sandbox", false)
 	})
 	t.Run("askpass socket", func(t *testing.T) {
-		id, out := run(t, sandboxed, `"$SUDO_ASKPASS" 'Password: '; echo "exit $?"`, nil)
-		want := regexp.MustCompile(`^agentty askpass: agentty refuses the askpass socket to process \d+: it belongs to session ` + id +
-			`, which is held \(sandbox\), and nothing such a session runs may act through agentty beyond that\nexit 1\n$`)
+		id, out := dd.run(t, sandboxed, nil, `"$SUDO_ASKPASS" 'Password: '; echo "exit $?"`, nil)
+		want := regexp.MustCompile(`^agentty askpass: ` + refusal("askpass socket", id, `of session `+id+`, which is held \(sandbox\)`) + "\nexit 1\n$")
 		if !want.MatchString(out) {
 			t.Fatalf("askpass printed %q, want a match for %s", out, want)
 		}
-		refusedLog(t, "askpass socket", id, "sandbox")
+		dd.refused(t, "askpass socket", id, "sandbox", false)
 	})
 	t.Run("web port", func(t *testing.T) {
 		// No private network: the program shares the daemon's loopback.
-		id, out := run(t, map[string]any{"filesystem": "readonly"},
-			`curl -s -o /dev/null -w '%{http_code}\n' http://`+u.Host+`/healthz; echo "curl exit $?"`, nil)
+		id, out := dd.run(t, map[string]any{"filesystem": "readonly"}, nil,
+			`curl -s -o /dev/null -w '%{http_code}\n' http://`+dd.webHost+`/healthz; echo "curl exit $?"`, nil)
 		if out != "000\ncurl exit 52\n" && out != "000\ncurl exit 56\n" {
 			t.Fatalf("the sandboxed session reached the web port: %q", out)
 		}
-		refusedLog(t, "web port", id, "sandbox")
+		dd.refused(t, "web port", id, "sandbox", false)
 	})
+}
+
+// TestDoors_HeldSessions: the daemon socket refuses every process of a
+// held session however it got there: one that left the tree (setsid, a
+// cleared environment: the server adopted it) and in either containment
+// mode, a session under limits only, and a process an unheld session put
+// under no_new_privs itself.
+func TestDoors_HeldSessions(t *testing.T) {
+	t.Parallel()
+	sandboxed := map[string]any{"filesystem": "readonly"}
+	orphan := "setsid -f env -i"
+	for _, mode := range []struct {
+		name  string
+		flags []string
+	}{{"cgroup", nil}, {"process tree", []string{"-cgroups=false"}}} {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
+			dd := startDoorsDaemon(t, mode.flags...)
+			t.Run("sandboxed", func(t *testing.T) {
+				id, out := dd.innerServe(t, sandboxed, nil, "")
+				if !regexp.MustCompile(refusal("daemon socket", id, `of session `+id+`, which is held \(sandbox\)`)).MatchString(out) {
+					t.Fatalf("inner serve printed %q", out)
+				}
+				dd.refused(t, "daemon socket", id, "sandbox", false)
+			})
+			t.Run("orphan", func(t *testing.T) {
+				id, out := dd.innerServe(t, sandboxed, nil, orphan)
+				held, orphaned := `of session `+id+`, which is held \(sandbox\)`, false
+				if mode.flags != nil {
+					// Without a cgroup the adopted orphan's session is unknown.
+					held, orphaned, id = `an orphan agentty adopted while it holds session s\d+ \(sandbox\)`, true, `s\d+`
+				}
+				if !regexp.MustCompile(refusal("daemon socket", id, held)).MatchString(out) {
+					t.Fatalf("inner serve printed %q", out)
+				}
+				dd.refused(t, "daemon socket", id, "sandbox", orphaned)
+			})
+			t.Run("limits only", func(t *testing.T) {
+				id, out := dd.innerServe(t, nil, map[string]any{"cpu_seconds": 600}, "")
+				if !regexp.MustCompile(refusal("daemon socket", id, `of session `+id+`, which is held \(limits\)`)).MatchString(out) {
+					t.Fatalf("inner serve printed %q", out)
+				}
+				dd.refused(t, "daemon socket", id, "limits", false)
+			})
+			t.Run("no_new_privs inside an unheld session", func(t *testing.T) {
+				id, out := dd.innerServe(t, nil, nil, "setpriv --no-new-privs")
+				if !regexp.MustCompile(refusal("daemon socket", id, `of session `+id+`, which is held \(no_new_privs\)`)).MatchString(out) {
+					t.Fatalf("inner serve printed %q", out)
+				}
+				dd.refused(t, "daemon socket", id, "no_new_privs", false)
+			})
+		})
+	}
 }

@@ -32,21 +32,29 @@ type Sessions interface {
 // ErrRefused is matched (errors.Is) by a *RefusedError.
 var ErrRefused = errors.New("refused a connection from a contained session")
 
+// Verdict is what holds a peer process: Why is "" when nothing does.
+type Verdict struct {
+	Session string // the session (or "run") it belongs to
+	Why     string // what holds it: "sandbox", "limits", "no_new_privs", "network namespace", "ended"
+	// Orphan: the server adopted it and cannot tell its session; Session
+	// and Why name a held session the server has.
+	Orphan bool
+}
+
 // RefusedError is a connection a Guard turned away.
 type RefusedError struct {
-	Door    string // "daemon socket", "askpass socket", "http", "web"
-	PID     int    // the peer process
-	Session string // the session it belongs to; "" for an orphan the server adopted
-	Why     string // the session's containment
+	Door string // "daemon socket", "askpass socket", "http port", "web port"
+	PID  int    // the peer process
+	Verdict
 }
 
 func (e *RefusedError) Error() string {
-	who := "session " + e.Session
-	if e.Session == "" {
-		who = "an orphan of a session"
+	whose := "of session " + e.Session + ", which is held (" + e.Why + ")"
+	if e.Orphan {
+		whose = "an orphan agentty adopted while it holds session " + e.Session + " (" + e.Why + ")"
 	}
-	return fmt.Sprintf("agentty refuses the %s to process %d: it belongs to %s, which is held (%s), and nothing such a session runs may act through agentty beyond that",
-		e.Door, e.PID, who, e.Why)
+	return fmt.Sprintf("agentty refuses the %s to process %d %s: nothing a held session runs may act through agentty beyond its limits",
+		e.Door, e.PID, whose)
 }
 
 // Is makes errors.Is(err, ErrRefused) true.
@@ -75,11 +83,11 @@ func (g *Guard) CheckPID(door string, pid int) error {
 	if g == nil {
 		return nil
 	}
-	id, why := g.Held(pid)
-	if why == "" {
+	v := g.Held(pid)
+	if v.Why == "" {
 		return nil
 	}
-	return g.refuse(&RefusedError{Door: door, PID: pid, Session: id, Why: why})
+	return g.refuse(&RefusedError{Door: door, PID: pid, Verdict: v})
 }
 
 // Check refuses c when its peer belongs to a held session: a unix peer by
@@ -96,7 +104,7 @@ func (g *Guard) Check(door string, c net.Conn) error {
 	case *net.UnixConn:
 		pid, err := unixPeer(c)
 		if err != nil {
-			return g.refuse(&RefusedError{Door: door, Session: "?", Why: "its credentials are unreadable: " + err.Error()})
+			return g.refuse(&RefusedError{Door: door, Verdict: Verdict{Session: "?", Why: "its credentials are unreadable: " + err.Error()}})
 		}
 		return g.CheckPID(door, pid)
 	case *net.TCPConn:
@@ -113,7 +121,7 @@ func (g *Guard) Check(door string, c net.Conn) error {
 }
 
 func (g *Guard) refuse(e *RefusedError) error {
-	g.log.Warn("refused a connection from a contained session", "door", e.Door, "session", e.Session, "pid", e.PID, "why", e.Why)
+	g.log.Warn("refused a connection from a contained session", "door", e.Door, "session", e.Session, "pid", e.PID, "why", e.Why, "orphan", e.Orphan)
 	return e
 }
 

@@ -28,33 +28,34 @@ const maxDepth = 256
 //     confined than the server, by no_new_privs or another network
 //     namespace, is held by whatever sandbox put it there (another agentty
 //     started inside a session, for one).
-func (g *Guard) Held(pid int) (id, why string) {
+func (g *Guard) Held(pid int) Verdict {
 	if g == nil || pid <= 0 {
-		return "", ""
+		return Verdict{}
 	}
+	var id string
 	mine, known := false, false
 	if dir, err := cgroup.Of(pid); err == nil {
-		if id, why, ok := g.s.Group(dir); ok {
+		if gid, why, ok := g.s.Group(dir); ok {
 			if why != "" {
-				return id, why
+				return Verdict{Session: gid, Why: why}
 			}
-			mine, known = true, true
+			id, mine, known = gid, true, true
 		}
 	}
 	for cur, i := pid, 0; i < maxDepth && cur > 1 && cur != g.pid; i++ {
-		if rid, rwhy, ok := g.s.Root(cur); ok {
-			if rwhy != "" {
-				return rid, rwhy
+		if rid, why, ok := g.s.Root(cur); ok {
+			if why != "" {
+				return Verdict{Session: rid, Why: why}
 			}
-			mine, id = true, rid
+			id, mine = rid, true
 			break
 		}
 		parent := parentOf(cur)
 		if parent == g.pid {
 			mine = true
 			if !known {
-				if _, cwhy := g.s.Contained(); cwhy != "" {
-					return "", "an orphan adopted by agentty while it holds " + cwhy + " sessions"
+				if cid, why := g.s.Contained(); why != "" {
+					return Verdict{Session: cid, Why: why, Orphan: true}
 				}
 			}
 			break
@@ -62,16 +63,16 @@ func (g *Guard) Held(pid int) (id, why string) {
 		cur = parent
 	}
 	if !mine {
-		return "", ""
+		return Verdict{}
 	}
 	f := factsOf(pid)
 	switch {
 	case f.noNewPrivs && !g.self.noNewPrivs:
-		return id, "no_new_privs"
+		return Verdict{Session: id, Why: "no_new_privs"}
 	case f.netNS != "" && f.netNS != g.self.netNS:
-		return id, "network namespace"
+		return Verdict{Session: id, Why: "network namespace"}
 	}
-	return "", ""
+	return Verdict{}
 }
 
 // processFacts are what a process cannot undo from inside a sandbox.

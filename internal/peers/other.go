@@ -5,7 +5,7 @@ package peers
 import "net"
 
 // Held knows no sessions outside Linux, where agentty has no sandbox.
-func (g *Guard) Held(pid int) (id, why string) { return "", "" }
+func (g *Guard) Held(pid int) Verdict { return Verdict{} }
 
 type processFacts struct{}
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentty/agentty/internal/daemon"
+	"github.com/agentty/agentty/internal/toolcall"
 )
 
 // innerServe is what a hostile program in a session runs: agentty serve
@@ -220,5 +222,45 @@ func TestDoors_HeldSessions(t *testing.T) {
 				dd.refused(t, "daemon socket", id, "no_new_privs", false)
 			})
 		})
+	}
+}
+
+// TestDoors_HTTPPort: serve -http refuses a sandboxed session's
+// connections to its port (sharing the server's loopback, the session
+// could otherwise call tools as the server), and still serves an unheld
+// session's.
+func TestDoors_HTTPPort(t *testing.T) {
+	t.Parallel()
+	hs := startHTTPServer(t, nil)
+	cs := hs.connect("")
+	health := `curl -s -o /dev/null -w '%{http_code}\n' ` + strings.TrimSuffix(hs.url, "/mcp") + `/healthz; echo "curl exit $?"`
+	run := func(sandbox map[string]any) (id, out string) {
+		t.Helper()
+		var r struct {
+			SessionID string `json:"session_id"`
+			Output    string `json:"output"`
+		}
+		args := map[string]any{"argv": []string{"bash", "-c", health}, "cwd": t.TempDir(), "mode": "pipe",
+			"return_on": []string{"exit"}, "timeout_ms": 30000}
+		if sandbox != nil {
+			args["sandbox"] = sandbox
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		if _, err := toolcall.Call(ctx, cs, "start_process", args, &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.SessionID, r.Output
+	}
+	if _, out := run(nil); out != "200\ncurl exit 0\n" {
+		t.Fatalf("an unheld session's request: %q, want 200", out)
+	}
+	id, out := run(map[string]any{"filesystem": "readonly"})
+	if out != "000\ncurl exit 52\n" && out != "000\ncurl exit 56\n" {
+		t.Fatalf("the sandboxed session reached the HTTP port: %q", out)
+	}
+	want := regexp.MustCompile(`level=WARN msg="refused a connection from a contained session" door="http port" session=` + id + ` pid=\d+ why=sandbox orphan=false\n`)
+	if log := readFile(t, hs.stderr); !want.MatchString(log) {
+		t.Errorf("server log has no refusal matching %s:\n%s", want, log)
 	}
 }

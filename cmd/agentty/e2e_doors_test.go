@@ -79,6 +79,12 @@ func startDoorsDaemon(t *testing.T, flags ...string) *doorsDaemon {
 // printed.
 func (dd *doorsDaemon) run(t *testing.T, sandbox, limits map[string]any, script string, env map[string]string) (id, out string) {
 	t.Helper()
+	return runIn(t, dd.s, sandbox, limits, script, env)
+}
+
+// runIn is run in the server s is a client of.
+func runIn(t *testing.T, s *server, sandbox, limits map[string]any, script string, env map[string]string) (id, out string) {
+	t.Helper()
 	var r struct {
 		SessionID string `json:"session_id"`
 		Output    string `json:"output"`
@@ -94,7 +100,7 @@ func (dd *doorsDaemon) run(t *testing.T, sandbox, limits map[string]any, script 
 	if env != nil {
 		args["env"] = env
 	}
-	dd.s.call("start_process", args, &r)
+	s.call("start_process", args, &r)
 	if r.State != "exited" {
 		t.Fatalf("session %s is %s, output %q", r.SessionID, r.State, r.Output)
 	}
@@ -105,8 +111,14 @@ func (dd *doorsDaemon) run(t *testing.T, sandbox, limits map[string]any, script 
 // refused with refusal (a regexp) and wrote nothing outside.
 func (dd *doorsDaemon) innerServe(t *testing.T, sandbox, limits map[string]any, run string) (id, out string) {
 	t.Helper()
+	return dd.innerServeIn(t, dd.s, sandbox, limits, run)
+}
+
+// innerServeIn is innerServe in a session of the server s is a client of.
+func (dd *doorsDaemon) innerServeIn(t *testing.T, s *server, sandbox, limits map[string]any, run string) (id, out string) {
+	t.Helper()
 	outside := t.TempDir()
-	id, out = dd.run(t, sandbox, limits, innerServe, map[string]string{"EXE": dd.exe, "OUTSIDE": outside, "AGENTTY_SOCKET": dd.h.socket, "RUN": run})
+	id, out = runIn(t, s, sandbox, limits, innerServe, map[string]string{"EXE": dd.exe, "OUTSIDE": outside, "AGENTTY_SOCKET": dd.h.socket, "RUN": run})
 	if _, err := os.Stat(filepath.Join(outside, "pwned")); err == nil {
 		t.Fatalf("session %s acted through the daemon beyond its limits; it printed:\n%s", id, out)
 	}
@@ -175,8 +187,9 @@ func TestDoors_SandboxedSession(t *testing.T) {
 // TestDoors_HeldSessions: the daemon socket refuses every process of a
 // held session however it got there: one that left the tree (setsid, a
 // cleared environment: the server adopted it) and in either containment
-// mode, a session under limits only, and a process an unheld session put
-// under no_new_privs itself.
+// mode, a session under limits only, a sandboxed session of another
+// agentty server (which the daemon does not know), and a process an
+// unheld session put under no_new_privs itself.
 func TestDoors_HeldSessions(t *testing.T) {
 	t.Parallel()
 	sandboxed := map[string]any{"filesystem": "readonly"}
@@ -213,6 +226,14 @@ func TestDoors_HeldSessions(t *testing.T) {
 					t.Fatalf("inner serve printed %q", out)
 				}
 				dd.refused(t, "daemon socket", id, "limits", false)
+			})
+			t.Run("sandboxed session of another agentty server", func(t *testing.T) {
+				other := startServerWith(t, nil, mode.flags...)
+				_, out := dd.innerServeIn(t, other, sandboxed, nil, "")
+				if !regexp.MustCompile(refusal("daemon socket", "", `under another agentty server, which is held \(no_new_privs\)`)).MatchString(out) {
+					t.Fatalf("inner serve printed %q", out)
+				}
+				dd.refused(t, "daemon socket", `""`, "no_new_privs", false)
 			})
 			t.Run("no_new_privs inside an unheld session", func(t *testing.T) {
 				id, out := dd.innerServe(t, nil, nil, "setpriv --no-new-privs")

@@ -50,8 +50,11 @@ type RefusedError struct {
 
 func (e *RefusedError) Error() string {
 	whose := "of session " + e.Session + ", which is held (" + e.Why + ")"
-	if e.Orphan {
+	switch {
+	case e.Orphan:
 		whose = "an orphan agentty adopted while it holds session " + e.Session + " (" + e.Why + ")"
+	case e.Session == "":
+		whose = "under another agentty server, which is held (" + e.Why + ")"
 	}
 	return fmt.Sprintf("agentty refuses the %s to process %d %s: nothing a held session runs may act through agentty beyond its limits",
 		e.Door, e.PID, whose)
@@ -67,6 +70,7 @@ type Guard struct {
 	log  *slog.Logger
 	self processFacts // the server's own
 	pid  int
+	exe  string // the server's executable
 }
 
 // New returns a Guard over s that logs each refusal to log.
@@ -75,7 +79,8 @@ func New(s Sessions, log *slog.Logger) *Guard {
 		log = slog.New(slog.DiscardHandler)
 	}
 	pid := os.Getpid()
-	return &Guard{s: s, log: log, pid: pid, self: factsOf(pid)}
+	exe, _ := os.Readlink("/proc/self/exe")
+	return &Guard{s: s, log: log, pid: pid, self: factsOf(pid), exe: exe}
 }
 
 // CheckPID refuses pid (logging it) when it belongs to a held session.

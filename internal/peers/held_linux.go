@@ -5,7 +5,9 @@ package peers
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/agentty/agentty/internal/cgroup"
 	"github.com/agentty/agentty/internal/procfile"
@@ -24,16 +26,21 @@ const maxDepth = 256
 //     the server adopted (it is every session's subreaper): which session
 //     it came from is unknown without a cgroup, so it is refused while the
 //     server holds any contained session;
-//   - a process of the server's own (by cgroup or ancestry) that is more
-//     confined than the server, by no_new_privs or another network
-//     namespace, is held by whatever sandbox put it there (another agentty
-//     started inside a session, for one).
+//   - a process more confined than the server, by no_new_privs or another
+//     network namespace, is held by whatever put it there when it is the
+//     server's own (by cgroup or ancestry) or descends from another agentty
+//     server: a filesystem sandbox always sets no_new_privs and no_network
+//     is a namespace of its own, so this catches the sandboxed sessions of
+//     servers this one does not know (a standalone server's, a nested
+//     one's), which are always descendants of theirs (their subreaper).
 func (g *Guard) Held(pid int) Verdict {
 	if g == nil || pid <= 0 {
 		return Verdict{}
 	}
+	f := factsOf(pid)
+	confined := f.noNewPrivs && !g.self.noNewPrivs || f.netNS != "" && f.netNS != g.self.netNS
 	var id string
-	mine, known := false, false
+	mine, known, underAgentty := false, false, false
 	if dir, err := cgroup.Of(pid); err == nil {
 		if gid, why, ok := g.s.Group(dir); ok {
 			if why != "" {
@@ -50,6 +57,9 @@ func (g *Guard) Held(pid int) Verdict {
 			id, mine = rid, true
 			break
 		}
+		if confined && !underAgentty && cur != pid {
+			underAgentty = g.runsAgentty(cur)
+		}
 		parent := parentOf(cur)
 		if parent == g.pid {
 			mine = true
@@ -62,10 +72,9 @@ func (g *Guard) Held(pid int) Verdict {
 		}
 		cur = parent
 	}
-	if !mine {
+	if !mine && !underAgentty {
 		return Verdict{}
 	}
-	f := factsOf(pid)
 	switch {
 	case f.noNewPrivs && !g.self.noNewPrivs:
 		return Verdict{Session: id, Why: "no_new_privs"}
@@ -73,6 +82,18 @@ func (g *Guard) Held(pid int) Verdict {
 		return Verdict{Session: id, Why: "network namespace"}
 	}
 	return Verdict{}
+}
+
+// runsAgentty reports whether pid runs agentty's executable (this one, or
+// any named agentty): another agentty server, which is the subreaper of
+// everything its sessions start.
+func (g *Guard) runsAgentty(pid int) bool {
+	exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+	if err != nil {
+		return false
+	}
+	exe = strings.TrimSuffix(exe, " (deleted)")
+	return exe == g.exe || filepath.Base(exe) == "agentty"
 }
 
 // processFacts are what a process cannot undo from inside a sandbox.

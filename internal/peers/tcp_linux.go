@@ -24,7 +24,10 @@ func tcpHolders(c *net.TCPConn, self int) []int {
 	if !ok1 || !ok2 {
 		return nil
 	}
-	ino := peerInode(remote, local)
+	ino, asked := diagInode(remote, local)
+	if !asked {
+		ino = peerInode(remote, local)
+	}
 	if ino == "" {
 		return nil
 	}
@@ -98,30 +101,33 @@ func procAddr(a *net.TCPAddr, v6 bool) string {
 	return b.String()
 }
 
-// descendants lists the processes below root, from one pass over /proc.
+// descendants lists the processes below root from their parents' children
+// lists (every thread's: a child belongs to the thread that forked it), so
+// the cost grows with root's tree, not the machine's processes.
 func descendants(root int) []int {
-	names, err := readNames("/proc")
-	if err != nil {
-		return nil
-	}
-	children := map[int][]int{}
-	for _, n := range names {
-		pid, err := strconv.Atoi(n)
-		if err != nil {
-			continue
-		}
-		if pp := parentOf(pid); pp > 0 {
-			children[pp] = append(children[pp], pid)
-		}
-	}
 	var out []int
+	seen := map[int]bool{root: true}
 	queue := []int{root}
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		for _, c := range children[p] {
-			out = append(out, c)
-			queue = append(queue, c)
+		dir := "/proc/" + strconv.Itoa(p) + "/task/"
+		tids, err := readNames(dir)
+		if err != nil {
+			continue
+		}
+		for _, tid := range tids {
+			b, err := os.ReadFile(dir + tid + "/children")
+			if err != nil {
+				continue
+			}
+			for _, f := range strings.Fields(string(b)) {
+				if c, err := strconv.Atoi(f); err == nil && !seen[c] {
+					seen[c] = true
+					out = append(out, c)
+					queue = append(queue, c)
+				}
+			}
 		}
 	}
 	return out

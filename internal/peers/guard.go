@@ -29,6 +29,9 @@ type Sessions interface {
 	Contained() (id, why string)
 }
 
+// errExited refuses a unix peer that is gone: its pid no longer names it.
+var errExited = errors.New("the connecting process exited before it could be checked")
+
 // ErrRefused is matched (errors.Is) by a *RefusedError.
 var ErrRefused = errors.New("refused a connection from a contained session")
 
@@ -107,11 +110,19 @@ func (g *Guard) Check(door string, c net.Conn) error {
 	}
 	switch c := c.(type) {
 	case *net.UnixConn:
-		pid, err := unixPeer(c)
+		pid, pidfd, err := unixPeer(c)
 		if err != nil {
-			return g.refuse(&RefusedError{Door: door, Verdict: Verdict{Session: "?", Why: "its credentials are unreadable: " + err.Error()}})
+			return g.refuse(&RefusedError{Door: door, PID: pid, Verdict: Verdict{Session: "?", Why: err.Error()}})
 		}
-		return g.CheckPID(door, pid)
+		defer closePidfd(pidfd)
+		if err := g.CheckPID(door, pid); err != nil {
+			return err
+		}
+		// The facts read were the peer's own only if it is still there.
+		if !alive(pidfd) {
+			return g.refuse(&RefusedError{Door: door, PID: pid, Verdict: Verdict{Session: "?", Why: errExited.Error()}})
+		}
+		return nil
 	case *net.TCPConn:
 		if _, why := g.s.Contained(); why == "" {
 			return nil

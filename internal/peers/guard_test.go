@@ -1,9 +1,13 @@
+//go:build linux
+
 package peers
 
 import (
 	"encoding/binary"
+	"errors"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -133,4 +137,49 @@ func BenchmarkGuard_Check(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestGuard_UnixPeerExited: a unix peer that connected and was gone
+// before its check (it could have handed the connection to its parent,
+// leaving its pid to be judged or reused) is refused, and one that is
+// still there is judged.
+func TestGuard_UnixPeerExited(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "s")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	g := New(sessions{}, nil)
+	t.Run("exited", func(t *testing.T) {
+		cmd := exec.Command("python3", "-c", "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.detach()", sock)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		c, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		err = g.Check("test door", c)
+		var re *RefusedError
+		if !errors.As(err, &re) || !errors.Is(err, ErrRefused) || re.Why != errExited.Error() || re.PID != cmd.Process.Pid {
+			t.Fatalf("Check = %v, want a refusal of pid %d for having exited", err, cmd.Process.Pid)
+		}
+	})
+	t.Run("live", func(t *testing.T) {
+		cc, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cc.Close()
+		c, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if err := g.Check("test door", c); err != nil {
+			t.Fatalf("Check = %v, want nil for a live process of no session", err)
+		}
+	})
 }

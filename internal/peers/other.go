@@ -11,6 +11,10 @@ type processFacts struct{}
 
 func factsOf(int) processFacts { return processFacts{} }
 
-func unixPeer(*net.UnixConn) (int, error) { return 0, nil }
+func unixPeer(*net.UnixConn) (int, int, error) { return 0, -1, nil }
+
+func alive(int) bool { return true }
+
+func closePidfd(int) {}
 
 func tcpHolders(*net.TCPConn, int) []int { return nil }

@@ -39,7 +39,11 @@ type Options struct {
 	// this server (or descend from a process that does).
 	MarkerKey string
 	Session   func(marker string) (id string, ok bool)
-	Logger    *slog.Logger
+	// Check refuses a peer process (a process of a session held in a
+	// sandbox or under limits: its answer would act beyond them); nil
+	// admits every peer of a session.
+	Check  func(pid int) error
+	Logger *slog.Logger
 }
 
 // Server listens on a unix socket in a directory of its own, next to the
@@ -138,13 +142,13 @@ func (s *Server) serve(c *net.UnixConn) {
 	sc.Buffer(make([]byte, 0, 4096), maxLine)
 	var q request
 	if !sc.Scan() || json.Unmarshal(sc.Bytes(), &q) != nil {
-		answer(reply{Error: "agentty askpass: bad request"})
+		answer(reply{Error: "bad request"})
 		return
 	}
 	req, err := s.peer(c)
 	if err != nil {
 		s.log.Warn("askpass: refused a connection", "err", err)
-		answer(reply{Error: "agentty askpass: " + err.Error()})
+		answer(reply{Error: err.Error()})
 		return
 	}
 	req.Prompt = q.Prompt
@@ -193,6 +197,11 @@ func (s *Server) peer(c *net.UnixConn) (Request, error) {
 	me := os.Getuid()
 	if int(cred.Uid) != me && me != 0 {
 		return Request{}, fmt.Errorf("uid %d may not ask this server (uid %d)", cred.Uid, me)
+	}
+	if s.o.Check != nil {
+		if err := s.o.Check(int(cred.Pid)); err != nil {
+			return Request{}, err
+		}
 	}
 	id := s.sessionOf(int(cred.Pid))
 	if id == "" {

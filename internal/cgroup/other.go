@@ -26,6 +26,9 @@ func OpenWith(string, Options) (*Parent, error) {
 // Self reports that cgroups exist only on Linux.
 func Self() (string, error) { return "", fmt.Errorf("%w: not Linux", ErrUnavailable) }
 
+// Of reports that cgroups exist only on Linux.
+func Of(int) (string, error) { return "", fmt.Errorf("%w: not Linux", ErrUnavailable) }
+
 func (p *Parent) New(string, Limits) (*Group, error) { return nil, ErrUnavailable }
 func (p *Parent) Dir() string                        { return "" }
 func (p *Parent) Controllers() []string              { return nil }

@@ -11,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -144,8 +146,28 @@ func (p *Parent) Close() error {
 
 // Self returns the absolute directory of the cgroup v2 group this process
 // is in, from /proc/self/cgroup and the cgroup2 mount in mountinfo.
-func Self() (string, error) {
-	b, err := os.ReadFile("/proc/self/cgroup")
+func Self() (string, error) { return dirOf("self", mount) }
+
+// Of is Self for process pid. The cgroup2 mount is read once.
+func Of(pid int) (string, error) {
+	return dirOf(strconv.Itoa(pid), func() (string, string, error) {
+		m := mounted()
+		return m.point, m.root, m.err
+	})
+}
+
+type mountInfo struct {
+	point, root string
+	err         error
+}
+
+var mounted = sync.OnceValue(func() (m mountInfo) {
+	m.point, m.root, m.err = mount()
+	return m
+})
+
+func dirOf(proc string, mount func() (string, string, error)) (string, error) {
+	b, err := os.ReadFile("/proc/" + proc + "/cgroup")
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
@@ -157,7 +179,7 @@ func Self() (string, error) {
 		}
 	}
 	if !found {
-		return "", fmt.Errorf("%w: this process is in no cgroup v2 group (/proc/self/cgroup has no 0:: line)", ErrUnavailable)
+		return "", fmt.Errorf("%w: process %s is in no cgroup v2 group (its cgroup file has no 0:: line)", ErrUnavailable, proc)
 	}
 	mnt, root, err := mount()
 	if err != nil {
@@ -166,7 +188,7 @@ func Self() (string, error) {
 	if root != "/" {
 		r, ok := strings.CutPrefix(rel, root)
 		if !ok {
-			return "", fmt.Errorf("%w: own cgroup %s is outside the mounted subtree %s", ErrUnavailable, rel, root)
+			return "", fmt.Errorf("%w: cgroup %s is outside the mounted subtree %s", ErrUnavailable, rel, root)
 		}
 		rel = r
 	}

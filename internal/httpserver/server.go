@@ -30,6 +30,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentty/agentty/internal/peers"
 	"github.com/agentty/agentty/internal/web"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -90,6 +91,9 @@ type Options struct {
 	// the server's own). A daemon shares one with its socket, which issues
 	// them with Logins.Handler; New records the server's URL in it.
 	Logins *web.Logins
+	// Guard refuses connections from processes of sessions held in a
+	// sandbox or under limits (nil: no check).
+	Guard *peers.Guard
 }
 
 // Server is a listening HTTP front end for one *mcp.Server.
@@ -181,6 +185,12 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", opts.Addr, err)
 	}
+	door := "http port"
+	if opts.WebOnly {
+		door = "web port"
+	}
+	// Below the connection limits: a refused connection never counts.
+	tcp = opts.Guard.Listener(door, tcp)
 	total, nofile := connBudget(opts.MaxConns)
 	if total < opts.MaxConns {
 		log.Warn("fewer HTTP connections allowed than asked: the open-files limit must keep descriptors for sessions; raise it (ulimit -n) for more",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentty/agentty/internal/askpass"
 	"github.com/agentty/agentty/internal/mcpserver"
+	"github.com/agentty/agentty/internal/peers"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/session"
 )
@@ -24,6 +25,7 @@ type lazyAskpass struct {
 	log    *slog.Logger
 	person *mcpserver.Person
 	mgr    atomic.Pointer[session.Manager] // set once the manager exists
+	doors  *peers.Guard                    // set with mgr, before any session starts
 
 	mu     sync.Mutex
 	ap     *askpass.Server // guarded by mu; nil until made (or if it failed)
@@ -61,7 +63,8 @@ func (l *lazyAskpass) listen() *askpass.Server {
 		inst, id, ok := strings.Cut(marker, "/")
 		return id, ok && m != nil && inst == m.Instance()
 	}
-	ap, err := askpass.Listen(askpass.Options{Exe: l.c.Exe, MarkerKey: proctree.EnvKey, Session: owner, Logger: l.log},
+	ap, err := askpass.Listen(askpass.Options{Exe: l.c.Exe, MarkerKey: proctree.EnvKey, Session: owner, Logger: l.log,
+		Check: func(pid int) error { return l.doors.CheckPID("askpass socket", pid) }},
 		func(ctx context.Context, r askpass.Request) ([]byte, error) {
 			return l.person.AskSecret(ctx, r.Session, r.Prompt)
 		})

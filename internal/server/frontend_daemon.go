@@ -95,7 +95,7 @@ func (t Daemon) Serve(ctx context.Context, ep Endpoint) error {
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(t.Listener) }()
+	go func() { served <- hs.Serve(ep.Guard.Listener("daemon socket", t.Listener)) }()
 	ep.Logger.Info("agentty daemon serving", "version", ep.Version, "pid", os.Getpid(),
 		"socket", t.Listener.Addr().String(), "config", f.fp, "idle_exit", t.Idle)
 	if t.Ready != nil {
@@ -343,6 +343,7 @@ func (f *daemonFront) serveWeb(ctx context.Context, mux *http.ServeMux) (<-chan 
 	opts.WebOnly = true
 	opts.Logins = web.NewLogins()
 	opts.Console = f.ep.Console
+	opts.Guard = f.ep.Guard
 	if opts.Logger == nil {
 		opts.Logger = f.ep.Logger
 	}

@@ -46,6 +46,7 @@ func (t HTTP) Serve(ctx context.Context, ep Endpoint) error {
 		o.Logger = ep.Logger
 	}
 	o.Console = ep.Console
+	o.Guard = ep.Guard
 	hs, err := httpserver.New(ep.MCP, &o)
 	if err != nil {
 		return startError{err}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/peers"
 )
 
 // ShutdownWait bounds how long Serve waits for a front end to stop once it
@@ -50,6 +52,9 @@ type Endpoint struct {
 	// /v1/ (mux.Handle("/v1/", ep.Console), prefix not stripped), behind
 	// their own authentication.
 	Console http.Handler
+	// Guard checks every connection's peer at accept: a process of a
+	// session held in a sandbox or under limits is refused (internal/peers).
+	Guard *peers.Guard
 }
 
 // Serve runs t until ctx ends, Close is called, or t stops on its own (a
@@ -75,7 +80,7 @@ func (s *Server) Serve(ctx context.Context, t Transport) error {
 	// in a write past ShutdownWait it is left to end with that write.
 	served := make(chan error, 1)
 	go func() {
-		served <- t.Serve(ctx, Endpoint{MCP: s.mcp, Logger: s.log, Version: s.version, Console: s.console})
+		served <- t.Serve(ctx, Endpoint{MCP: s.mcp, Logger: s.log, Version: s.version, Console: s.console, Guard: s.doors})
 	}()
 	var err error
 	select {

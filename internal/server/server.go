@@ -25,6 +25,7 @@ import (
 	"github.com/agentty/agentty/internal/gate"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/nodebackend"
+	"github.com/agentty/agentty/internal/peers"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/runner"
@@ -63,6 +64,7 @@ type Server struct {
 	mcp       *mcp.Server
 	pages     *secret.Pages    // one-time pages where the person types secrets
 	askpass   *lazyAskpass     // nil: no SUDO_ASKPASS
+	doors     *peers.Guard     // checks the peers of every socket and port
 	console   *console.Handler // the person's API front ends mount under /v1/
 	restoreGC func()           // ends holdGCForStart (idempotent); called by returnMemory
 	// adaptiveProcs: returnMemory enables procs once the start settled;
@@ -128,11 +130,13 @@ func New(cfg Config) (*Server, error) {
 		sc.EnvFunc = ap.Env
 	}
 	mgr := session.NewManager(sc)
+	doors := peers.New(mgr, log)
 	if ap != nil {
+		ap.doors = doors
 		ap.mgr.Store(mgr)
 	}
 	s := &Server{log: log, version: cfg.Version, mgr: mgr, pool: pool, store: st, audit: aud,
-		pages: secret.New(secret.Options{Logger: log}), askpass: ap, restoreGC: restoreGC, adaptiveProcs: cfg.AdaptiveProcs}
+		pages: secret.New(secret.Options{Logger: log}), askpass: ap, doors: doors, restoreGC: restoreGC, adaptiveProcs: cfg.AdaptiveProcs}
 	started(log, &cfg, pol, aud)
 	s.startKeepers(cfg.Guard)
 	s.done, s.stop = context.WithCancel(context.Background())

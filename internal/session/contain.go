@@ -36,6 +36,7 @@ type containment struct {
 	support contain.Support // set in once
 	parent  *cgroup.Parent  // set in once; nil: no cgroups
 	runs    atomic.Int64    // run_command groups made so far (their names)
+	ready   atomic.Bool     // set at the end of once: parent may be read without it
 }
 
 // containSetup detects what the kernel offers and creates agentty's cgroup
@@ -43,6 +44,7 @@ type containment struct {
 func (m *Manager) containSetup() *containment {
 	c := &m.contain
 	c.once.Do(func() {
+		defer c.ready.Store(true)
 		sandbox.Detect(&c.support)
 		cc := m.cfg.Contain
 		if cc == nil || !cc.Cgroups {

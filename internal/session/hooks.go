@@ -80,6 +80,6 @@ func (m *Manager) SpawnOwned(start func() (pid int, err error)) (release func(),
 	if err != nil {
 		return func() {}, err
 	}
-	m.roots[pid] = true
+	m.roots[pid] = nil
 	return func() { m.reaped(pid) }, nil
 }

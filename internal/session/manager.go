@@ -99,7 +99,7 @@ type Manager struct {
 	// orphan reaper (which asks Owns) can never reap a session root before
 	// the session knows it is its own.
 	spawnMu sync.RWMutex
-	roots   map[int]bool // guarded by spawnMu; pids whose exit a session waits for
+	roots   map[int]*Session // guarded by spawnMu; pids whose exit a session (nil: a run) waits for
 
 	mu       sync.Mutex
 	sessions map[string]*Session // guarded by mu
@@ -149,7 +149,7 @@ func NewManager(cfg Config) *Manager {
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	return &Manager{cfg: cfg, instance: hex.EncodeToString(b), spawner: proctree.NewSpawner(),
-		log: cfg.Logger, sessions: map[string]*Session{}, roots: map[int]bool{}}
+		log: cfg.Logger, sessions: map[string]*Session{}, roots: map[int]*Session{}}
 }
 
 // MaxInputBytes is the most input one call may carry (Config.MaxInputBytes).
@@ -166,7 +166,8 @@ func (m *Manager) Spawner() *proctree.Spawner { return m.spawner }
 func (m *Manager) Owns(pid int) bool {
 	m.spawnMu.RLock()
 	defer m.spawnMu.RUnlock()
-	return m.roots[pid]
+	_, ok := m.roots[pid]
+	return ok
 }
 
 // reaped forgets a root once its exit status was collected.
@@ -222,11 +223,12 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 		return nil, err
 	}
 	s := m.newSession(o, id, spec.Argv)
+	s.held = heldBy(spec.Contain)
 	m.spawnMu.Lock()
 	s.proc, err = m.cfg.Local(o.Mode, spec, m.spawner.Do, s.appendOutput)
 	if err == nil {
 		pid := s.proc.PID()
-		m.roots[pid] = true
+		m.roots[pid] = s
 		s.disown = func() { m.reaped(pid) }
 	}
 	m.spawnMu.Unlock()

@@ -41,6 +41,9 @@ type Session struct {
 
 	proc backend.Process
 	log  outlog.Log
+	// held is what holds a local session's processes ("", HeldSandbox,
+	// HeldLimits); set before the session is listed, never changed.
+	held string
 	mgr  *Manager
 	// disown tells the orphan reaper the root's exit status was collected;
 	// a no-op for a root it never saw (a remote one). Set before adopt.

@@ -67,7 +67,7 @@ func containOptions(cfg *config.Config, cgroups bool) (*core.ContainConfig, erro
 			NoNetwork: s.NoNetwork, NoNewPrivs: s.NoNewPrivs, LandlockABI: s.LandlockABI},
 		RequireCgroup: l.RequireCgroup,
 	}
-	if err := p.Check(); err != nil {
+	if err := p.CheckConfig(); err != nil {
 		return nil, fmt.Errorf("%w: %s: [sandbox]: %v", config.ErrConfig, cfg.Path, err)
 	}
 	return &core.ContainConfig{Profile: p, Cgroups: cgroups}, nil

@@ -52,6 +52,8 @@ func TestContainOptions_Refuses(t *testing.T) {
 	for _, tc := range []struct{ toml, want string }{
 		{"[sandbox]\nfilesystem = \"everything\"\n", `filesystem must be "readonly" or "listed"`},
 		{"[sandbox]\nwrite = [\"tmp\"]\n", `sandbox path "tmp" is not absolute`},
+		{"[sandbox]\nwrite = [\"/srv\"]\n", `write paths restrict nothing without one`},
+		{"[sandbox]\nfilesystem = \"readonly\"\nread = [\"/srv\"]\n", `read paths restrict nothing in filesystem "readonly"`},
 		{"[limits]\nmemory_max = \"lots\"\n", "want a positive size"},
 		{"[limits]\nmemroy_max = 1\n", `unknown key "memroy_max"`},
 	} {

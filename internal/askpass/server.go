@@ -66,7 +66,8 @@ func Listen(o Options, h Handler) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	dir, err := os.MkdirTemp("", "agentty-askpass-")
+	removeStale(os.TempDir(), o.Logger)
+	dir, err := os.MkdirTemp("", dirPrefix)
 	if err != nil {
 		return nil, err
 	}

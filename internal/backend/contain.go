@@ -55,7 +55,7 @@ func startContained(cmd *exec.Cmd, spec Spec, start func(func())) (*box, error) 
 	if c == nil {
 		var err error
 		start(func() { err = cmd.Start() })
-		return nil, err
+		return nil, tooLong(spec, err)
 	}
 	b := &box{report: contain.Report{Kind: contain.KindProcessTree, Reason: c.NoCgroup, Limits: c.Profile.Limits,
 		Sandbox: applied(c.Profile)}}
@@ -99,7 +99,7 @@ func startContained(cmd *exec.Cmd, spec Spec, start func(func())) (*box, error) 
 			_, _ = cmd.Process.Wait()
 		}
 		b.drop()
-		return nil, err
+		return nil, tooLong(spec, err)
 	}
 	return b, nil
 }

@@ -164,8 +164,33 @@ func (base Profile) Tighten(call Profile) (Profile, error) {
 	s.NoNetwork = s.NoNetwork || cs.NoNetwork
 	s.NoNewPrivs = s.NoNewPrivs || cs.NoNewPrivs
 	s.LandlockABI = max(s.LandlockABI, cs.LandlockABI)
+	if err := s.listsApply(cs.Read != nil, cs.Write != nil); err != nil {
+		return base, err
+	}
 	return out, nil
 }
+
+// listsApply refuses path lists the sandbox's mode ignores: without a
+// mode nothing is restricted, so a write list would be accepted and do
+// nothing; read paths matter only when reads are listed. The mode is not
+// implied, because readonly and listed differ in what may be read.
+func (s Sandbox) listsApply(read, write bool) error {
+	const modes = `"filesystem": "readonly" (read everywhere, write only in the cwd and the write paths) or "listed" (read only the system directories, the cwd and the read paths)`
+	switch {
+	case write && s.Filesystem == FSOff:
+		return fmt.Errorf("%w: write paths restrict nothing without one; ask for %s", ErrNoMode, modes)
+	case read && s.Filesystem != FSListed:
+		if s.Filesystem == FSOff {
+			return fmt.Errorf("%w: read paths restrict nothing without one; ask for %s", ErrNoMode, modes)
+		}
+		return fmt.Errorf("%w: read paths restrict nothing in filesystem %q, which reads everywhere; ask for \"filesystem\": \"listed\" to read only the system directories, the cwd and the read paths", ErrNoMode, s.Filesystem)
+	}
+	return nil
+}
+
+// ErrNoMode is wrapped when a sandbox lists paths its filesystem mode
+// would ignore.
+var ErrNoMode = errors.New("sandbox paths need a filesystem mode that applies them")
 
 // tighter sets *dst to val when val is set and not above a set *dst.
 func tighter(name string, dst *int64, val int64) error {
@@ -214,4 +239,13 @@ func (p Profile) Check() error {
 		return fmt.Errorf("landlock_abi must not be negative")
 	}
 	return nil
+}
+
+// CheckConfig is Check for the configured profile, which is whole: its
+// path lists must also be ones its mode applies.
+func (p Profile) CheckConfig() error {
+	if err := p.Check(); err != nil {
+		return err
+	}
+	return p.Sandbox.listsApply(len(p.Sandbox.Read) > 0, len(p.Sandbox.Write) > 0)
 }

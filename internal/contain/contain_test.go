@@ -48,6 +48,36 @@ func TestProfile_Tighten(t *testing.T) {
 			}
 		})
 	}
+	// Path lists the effective mode would ignore are refused, naming the
+	// modes to ask for; a configured mode applies a call's lists.
+	for _, tc := range []struct {
+		name       string
+		base, call Sandbox
+		want       string
+	}{
+		{"write without a mode", Sandbox{}, Sandbox{Write: []string{"/srv/work"}},
+			`write paths restrict nothing without one; ask for "filesystem": "readonly"`},
+		{"empty write list without a mode", Sandbox{}, Sandbox{Write: []string{}, NoNetwork: true}, "write paths restrict nothing"},
+		{"read without a mode", Sandbox{}, Sandbox{Read: []string{"/data"}}, `or "listed"`},
+		{"read in readonly", Sandbox{}, Sandbox{Filesystem: FSReadOnly, Read: []string{"/data"}},
+			`read paths restrict nothing in filesystem "readonly", which reads everywhere; ask for "filesystem": "listed"`},
+		{"read in configured readonly", Sandbox{Filesystem: FSReadOnly}, Sandbox{Read: []string{"/data"}}, `ask for "filesystem": "listed"`},
+		{"write in configured readonly", Sandbox{Filesystem: FSReadOnly}, Sandbox{Write: []string{}}, ""},
+		{"read in listed", Sandbox{}, Sandbox{Filesystem: FSListed, Read: []string{"/data"}, Write: []string{"/srv"}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Profile{Sandbox: tc.base}.Tighten(Profile{Sandbox: tc.call})
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrNoMode) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want ErrNoMode with %q", err, tc.want)
+			}
+		})
+	}
 	// A listed sandbox cannot be loosened to read-only, nor read more.
 	listed := Profile{Sandbox: Sandbox{Filesystem: FSListed, Read: []string{"/data"}}}
 	if _, err := listed.Tighten(Profile{Sandbox: Sandbox{Filesystem: FSReadOnly}}); !errors.Is(err, ErrLooser) {

@@ -29,13 +29,15 @@ type Command struct {
 // command policy decides (refuse, ask the human, or run), and an admitted
 // command is written to the audit log before it starts.
 func (g *Gate) Command(ctx context.Context, c Caller, r Command) error {
-	if err := g.inputLimit(c, r.Tool, r.Session, r.Script); err != nil {
-		return err
-	}
 	command := r.Script
-	var d policy.Decision
 	if r.Argv != nil {
 		command = strings.Join(r.Argv, " ")
+	}
+	if err := g.inputLimit(c, r.Tool, r.Session, command, r.Argv != nil); err != nil {
+		return err
+	}
+	var d policy.Decision
+	if r.Argv != nil {
 		d = g.policy.CheckArgv(r.Argv, r.Cwd)
 	} else {
 		d = g.policy.CheckScript(r.Script, r.Cwd)
@@ -59,15 +61,17 @@ func (g *Gate) Command(ctx context.Context, c Caller, r Command) error {
 // Start applies the policy to start_process: Script when given, else
 // Argv. The start itself is audited once it happened (Started).
 func (g *Gate) Start(ctx context.Context, c Caller, r Command) error {
-	if err := g.inputLimit(c, "start_process", "", r.Script); err != nil {
+	command := r.Script
+	if r.Script == "" {
+		command = strings.Join(r.Argv, " ")
+	}
+	if err := g.inputLimit(c, "start_process", "", command, r.Script == ""); err != nil {
 		return err
 	}
-	command := r.Script
 	var d policy.Decision
 	if r.Script != "" {
 		d = g.policy.CheckScript(r.Script, r.Cwd)
 	} else {
-		command = strings.Join(r.Argv, " ")
 		d = g.policy.CheckArgv(r.Argv, r.Cwd)
 	}
 	if d.Verdict != policy.Refuse {
@@ -116,13 +120,18 @@ func onHost(d policy.Decision, host string) policy.Decision {
 }
 
 // inputLimit refuses a command line longer than the input one call may
-// carry, before the policy checker would refuse it for its own length.
-func (g *Gate) inputLimit(c Caller, tool, sessionID, command string) error {
+// carry, before the policy checker would refuse it for its own length. An
+// argv counts as its words joined by spaces, as the audit log shows it.
+func (g *Gate) inputLimit(c Caller, tool, sessionID, command string, argv bool) error {
 	limit := g.maxInput
 	if len(command) <= limit {
 		return nil
 	}
-	err := fmt.Errorf("%w: the command is %d bytes; this server takes at most %d bytes of input per call (flag -max-input-bytes): write a long script to a file with write_file and run the file, or raise -max-input-bytes",
-		session.ErrInputTooLarge, len(command), limit)
+	what, instead := "command", "write a long script to a file with write_file and run the file"
+	if argv {
+		what, instead = "command line", "pass big data in a file (write_file) or on stdin instead of as arguments"
+	}
+	err := fmt.Errorf("%w: the %s is %d bytes; this server takes at most %d bytes of input per call (flag -max-input-bytes): %s, or raise -max-input-bytes",
+		session.ErrInputTooLarge, what, len(command), limit, instead)
 	return g.LimitRefused(c.Client, tool, sessionID, fmt.Sprintf("(a command of %d bytes)", len(command)), "max-input-bytes", err)
 }

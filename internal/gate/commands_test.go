@@ -81,8 +81,24 @@ func TestCommand_InputLimit(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	}
+	// An argv counts as its words joined by spaces: run_command and
+	// start_process with argv are held to the same limit.
+	argv := []string{"echo", strings.Repeat("x", 12)}
+	for _, admit := range []func() error{
+		func() error { return g.Command(context.Background(), stdio, Command{Tool: "run_command", Argv: argv}) },
+		func() error { return g.Start(context.Background(), stdio, Command{Argv: argv}) },
+	} {
+		err := admit()
+		want := "input too large: the command line is 17 bytes; this server takes at most 16 bytes of input per call (flag -max-input-bytes): pass big data in a file (write_file) or on stdin instead of as arguments, or raise -max-input-bytes"
+		if !errors.Is(err, session.ErrInputTooLarge) || err.Error() != want {
+			t.Fatalf("argv: got %v", err)
+		}
+	}
+	if err := g.Command(context.Background(), stdio, Command{Tool: "run_command", Argv: []string{"echo", strings.Repeat("x", 11)}}); err != nil {
+		t.Fatalf("argv of 16 bytes: %v", err)
+	}
 	ev := g.events()
-	if len(ev) != 2 || ev[0].Rule != "max-input-bytes" || ev[0].Command != "(a command of 17 bytes)" || ev[0].Tool != "exec_command" ||
+	if len(ev) != 5 || ev[2].Tool != "run_command" || ev[2].Command != "(a command of 17 bytes)" || ev[3].Tool != "start_process" || ev[2].Rule != "max-input-bytes" || ev[0].Rule != "max-input-bytes" || ev[0].Command != "(a command of 17 bytes)" || ev[0].Tool != "exec_command" ||
 		ev[0].Session != "s2" || ev[1].Tool != "start_process" || ev[1].Event != audit.EventRefusal {
 		t.Fatalf("events %+v", ev)
 	}

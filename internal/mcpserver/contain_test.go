@@ -132,6 +132,12 @@ func TestSandbox_RefusedStarts(t *testing.T) {
 			[]string{"may only tighten", "address_space 2147483648 is above the configured 1073741824"}},
 		{"relative path", map[string]any{"sandbox": map[string]any{"filesystem": "readonly", "write": []string{"tmp"}}},
 			[]string{`sandbox path "tmp" is not absolute`}},
+		{"write list without a mode", map[string]any{"sandbox": map[string]any{"write": []string{os.TempDir()}}},
+			[]string{"invalid arguments: sandbox paths need a filesystem mode that applies them: write paths restrict nothing without one; ask for \"filesystem\": \"readonly\""}},
+		{"read list in readonly", map[string]any{"sandbox": map[string]any{"filesystem": "readonly", "read": []string{"/etc"}}},
+			[]string{`read paths restrict nothing in filesystem "readonly"`, `ask for "filesystem": "listed"`}},
+		{"empty sandbox", map[string]any{"sandbox": map[string]any{}},
+			[]string{`invalid arguments: sandbox {} restricts nothing; ask for "filesystem": "readonly" or "listed", "no_network": true or "no_new_privs": true, or leave sandbox out`}},
 	}
 	if !support.Cgroup || len(support.Controllers) < 3 {
 		// The controller is absent here: asking for its limit is refused

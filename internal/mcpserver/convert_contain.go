@@ -1,7 +1,10 @@
 package mcpserver
 
 import (
+	"fmt"
+
 	"github.com/agentty/agentty/internal/contain"
+	"github.com/agentty/agentty/internal/session"
 )
 
 // profileOf is a call's containment request (nil when it asks for none).
@@ -20,6 +23,15 @@ func profileOf(l *LimitsInput, s *SandboxInput) *contain.Profile {
 			NoNewPrivs: s.NoNewPrivs, LandlockABI: s.LandlockABI}
 	}
 	return &p
+}
+
+// sandboxAsks refuses a sandbox object that asks for nothing: it would be
+// accepted and leave the session as free as without it.
+func sandboxAsks(s *SandboxInput) error {
+	if s == nil || s.Filesystem != "" || s.Read != nil || s.Write != nil || s.NoNetwork || s.NoNewPrivs || s.LandlockABI != 0 {
+		return nil
+	}
+	return fmt.Errorf(`%w: sandbox {} restricts nothing; ask for "filesystem": "readonly" or "listed", "no_network": true or "no_new_privs": true, or leave sandbox out`, session.ErrBadArgs)
 }
 
 func containmentInfo(r contain.Report) *ContainmentInfo {

@@ -62,6 +62,9 @@ var nextSteps = []func(error) (next string, engine error){
 	nextStep(func(*session.TooManyFilesError) string {
 		return "; end sessions you no longer need (terminate_process, delete_session) and retry, or restart agentty with a higher open-files limit (ulimit -n)"
 	}),
+	nextStep(func(*session.TooLongError) string {
+		return "; nothing was started. Pass big data in a file (write_file, then have the program read it) or on stdin (run_command's stdin, or send_input to a mode=pipe session) instead of as arguments"
+	}),
 	nextStep(func(*session.RunningError) string { return "; call terminate_process first" }),
 	nextStep(func(e *session.ExitedError) string {
 		if e.Status != nil && e.Status.Lost != "" {

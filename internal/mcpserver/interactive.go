@@ -269,7 +269,7 @@ func (t *tools) answerRound(ctx context.Context, req *mcp.CallToolRequest, s *se
 		return false, fmt.Sprintf("the person %s at question %d; the program was killed", why, st.round), nil
 	}
 	in2 := SendInput{Text: answer, Enter: true}
-	if _, err := s.Send(session.Input{Text: answer, Enter: true, From: clientName(req)}, time.Now().Add(10*time.Second)); err != nil {
+	if _, err := s.Send(session.Input{Text: answer, Enter: true, From: record.FromPerson}, time.Now().Add(10*time.Second)); err != nil {
 		return false, "", err
 	}
 	t.recordInput(req, s, in2, record.StateAwaitingInput)

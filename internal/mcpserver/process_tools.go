@@ -27,6 +27,9 @@ func (t *tools) startProcess(ctx context.Context, req *mcp.CallToolRequest, in S
 	if err != nil {
 		return StartResult{}, err
 	}
+	if err := sandboxAsks(in.Sandbox); err != nil {
+		return StartResult{}, err
+	}
 	if err := t.admitStart(ctx, req, in); err != nil {
 		return StartResult{}, err
 	}

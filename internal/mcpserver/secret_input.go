@@ -112,7 +112,7 @@ func (t *tools) typeSecret(ctx context.Context, req *mcp.CallToolRequest, s *ses
 		notifyDone(ctx, req, pg.ID)
 	}
 	text := string(sec)
-	if _, err := s.Send(session.Input{Text: text, Enter: true, Secret: true, From: clientName(req)}, time.Now().Add(10*time.Second)); err != nil {
+	if _, err := s.Send(session.Input{Text: text, Enter: true, Secret: true, From: record.FromPerson}, time.Now().Add(10*time.Second)); err != nil {
 		return "", err
 	}
 	t.gate.Typed(clientOf(req), s, gate.Input{Text: text, Enter: true}, record.StateAwaitingPassword)

@@ -105,6 +105,9 @@ func TestSendInput_SecretAskUser(t *testing.T) {
 		if !strings.Contains(rd.Output, "pwhash="+sha(pw)) {
 			t.Fatalf("%+v", rd)
 		}
+		if got := h.inputs(st.SessionID); got != "person:[redacted]" {
+			t.Fatalf("transcript inputs %q", got)
+		}
 		h.noLeak(t, pw)
 	})
 	t.Run("form-only client shows the link", func(t *testing.T) {
@@ -157,6 +160,11 @@ func TestRunCommand_InteractiveSecret(t *testing.T) {
 				}
 			}
 			t.Logf("one call, %v", time.Since(start))
+			// The answers are the person's, though they came through the
+			// client's forms and the page.
+			if got := h.inputs(r.SessionID); got != "person:/opt/x\r person:[redacted] person:yes\r" {
+				t.Fatalf("transcript inputs %q", got)
+			}
 			h.noLeak(t, pw)
 		})
 	}
@@ -180,4 +188,21 @@ func TestRunCommand_InteractiveSSHPassword(t *testing.T) {
 		t.Fatalf("urls %d forms %d", len(p.urls), len(p.asked))
 	}
 	h.noLeak(t, e.srv.Password)
+}
+
+// inputs lists a session's transcript input records as from:content
+// ("[redacted]" for a redacted one), in order.
+func (h *personHarness) inputs(sid string) string {
+	h.t.Helper()
+	var msgs ListMessagesResult
+	h.call("list_messages", map[string]any{"session_id": sid, "types": []string{"input"}}, &msgs)
+	var out []string
+	for _, m := range msgs.Messages {
+		c := m.Content
+		if m.Redacted {
+			c = "[redacted]"
+		}
+		out = append(out, m.From+":"+c)
+	}
+	return strings.Join(out, " ")
 }

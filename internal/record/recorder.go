@@ -13,7 +13,8 @@ type Recorder interface {
 	// Input is called just before input is written (so the transcript
 	// lists it before the output it causes). Redacted is true when the
 	// terminal had echo off (a password prompt); data is then not to be
-	// kept. From names who sent it (the MCP client), "" if unknown.
+	// kept. From names who sent it: the agent's MCP client, a person
+	// ("attach", "web", FromPerson), "" if unknown.
 	Input(id string, data []byte, redacted bool, from string)
 	// Resized is called after a PTY got a new size.
 	Resized(id string, rows, cols int)
@@ -23,6 +24,11 @@ type Recorder interface {
 	// Exited is called once with the final status.
 	Exited(id string, st ExitStatus, at time.Time)
 }
+
+// FromPerson is the sender of what the person answered when agentty asked
+// them (an elicitation form, the secret page): it passed through the MCP
+// client or a browser, but the agent did not write it.
+const FromPerson = "person"
 
 // Start describes a started session for a Recorder.
 type Start struct {

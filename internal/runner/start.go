@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -60,6 +61,9 @@ func (r *Runner) startLocal(o Options, sink backend.Sink) (started, error) {
 		}
 		return p.PID(), nil
 	})
+	if tl := (*backend.TooLongError)(nil); errors.As(err, &tl) {
+		return started{}, err
+	}
 	if err != nil {
 		return started{}, fmt.Errorf("%w: start %s: %v", ErrNotFound, o.Argv[0], err)
 	}

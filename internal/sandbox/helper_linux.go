@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -17,9 +19,9 @@ import (
 	"github.com/agentty/agentty/internal/contain"
 )
 
-// Main is the helper: it applies the Spec from the environment to this
-// process and execs the program, or reports why not on fd 3 and returns
-// 127. It never returns after a successful exec.
+// Main is the helper: it applies the Spec on fd 4 to this process and
+// execs the program, or reports why not on fd 3 and returns 127. It never
+// returns after a successful exec.
 func Main() int {
 	runtime.LockOSThread() // Landlock and prctl act on the thread that execs
 	unix.CloseOnExec(reportFD)
@@ -29,14 +31,8 @@ func Main() int {
 		return 127
 	}
 	var spec Spec
-	if err := json.Unmarshal([]byte(os.Getenv(specEnv)), &spec); err != nil {
+	if err := readSpec(&spec); err != nil {
 		return fail("spec", err)
-	}
-	env := make([]string, 0, len(os.Environ()))
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, specEnv+"=") {
-			env = append(env, kv)
-		}
 	}
 	if err := apply(&spec); err != nil {
 		var se stageError
@@ -45,8 +41,21 @@ func Main() int {
 		}
 		return fail("sandbox", err)
 	}
-	err := unix.Exec(spec.Path, spec.Argv, env)
+	err := unix.Exec(spec.Path, spec.Argv, os.Environ())
 	return fail("exec", fmt.Errorf("%s\t%w", spec.Path, err))
+}
+
+// readSpec reads the Spec from its memory file and closes it, so the
+// program does not inherit it. The file's offset is the parent's (it wrote
+// there), so it is read from 0 with pread.
+func readSpec(spec *Spec) error {
+	f := os.NewFile(specFD, "sandbox-spec")
+	defer f.Close()
+	b, err := io.ReadAll(io.NewSectionReader(f, 0, math.MaxInt64))
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, spec)
 }
 
 type stageError struct {

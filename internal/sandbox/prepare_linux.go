@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/agentty/agentty/internal/contain"
 )
 
@@ -24,6 +26,7 @@ const reportWait = 10 * time.Second
 // Launch is one sandboxed start between Prepare and Started.
 type Launch struct {
 	r, w *os.File // the report pipe: the helper holds w as fd 3, close-on-exec
+	spec *os.File // the Spec, fd 4 in the helper
 }
 
 // Prepare turns cmd into a start of the helper that applies p and then
@@ -44,21 +47,26 @@ func Prepare(cmd *exec.Cmd, p contain.Profile) (*Launch, error) {
 	if err != nil {
 		return nil, err
 	}
+	fd, err := unix.MemfdCreate("agentty-sandbox-spec", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: spec file: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), "agentty-sandbox-spec")
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: spec file: %w", err)
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
+		f.Close()
 		return nil, err
 	}
 	// /proc/self/exe in the forked child is this very binary, even if the
 	// file on disk was replaced since agentty started.
 	cmd.Path = "/proc/self/exe"
 	cmd.Args = []string{"agentty-sandbox", HelperArg}
-	env := cmd.Env
-	if env == nil {
-		env = os.Environ() // what exec.Cmd would have given the program
-	}
-	cmd.Env = append(env[:len(env):len(env)], specEnv+"="+string(b))
-	cmd.ExtraFiles = []*os.File{w}
-	return &Launch{r: r, w: w}, nil
+	cmd.ExtraFiles = []*os.File{w, f}
+	return &Launch{r: r, w: w, spec: f}, nil
 }
 
 // privateNetwork asks for a new network namespace; without root a new
@@ -86,6 +94,7 @@ const capNetAdmin = 12 // CAP_NET_ADMIN
 // On failure the caller kills and reaps the child.
 func (l *Launch) Started(startErr error) error {
 	l.w.Close()
+	l.spec.Close()
 	defer l.r.Close()
 	if startErr != nil {
 		return startErr
@@ -110,5 +119,6 @@ func (l *Launch) Started(startErr error) error {
 // Abort releases the pipe of a start that never happened.
 func (l *Launch) Abort() {
 	l.w.Close()
+	l.spec.Close()
 	l.r.Close()
 }

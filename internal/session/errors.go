@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/record"
 )
@@ -63,6 +64,10 @@ func (e *TooManyFilesError) Error() string {
 	return fmt.Sprintf("%v (agentty has %s open, limit %s): start %s: %v", ErrTooManyFiles, e.Open, e.Limit, e.Path, e.Err)
 }
 func (e *TooManyFilesError) Unwrap() error { return ErrTooManyFiles }
+
+// TooLongError: the kernel refused to start a program for the size of its
+// arguments and environment (E2BIG); the program exists.
+type TooLongError = backend.TooLongError
 
 // RunningError: the session must have ended for this (deleting it).
 type RunningError struct{ ID string }

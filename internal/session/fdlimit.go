@@ -10,8 +10,12 @@ import (
 
 // startError words a failure to start path. Running out of file
 // descriptors is said as what it is, with the counts: the program exists,
-// and a retry works once descriptors are freed.
+// and a retry works once descriptors are freed. So is a command line too
+// long for the kernel: the program exists, and runs with less.
 func startError(path string, err error) error {
+	if tl := (*TooLongError)(nil); errors.As(err, &tl) {
+		return err
+	}
 	if !errors.Is(err, syscall.EMFILE) && !errors.Is(err, syscall.ENFILE) {
 		return fmt.Errorf("%w: start %s: %v", ErrCommandNotFound, path, err)
 	}

@@ -91,6 +91,9 @@ type screenFeed struct {
 	// good once one reached the end of the log.
 	start   func()
 	running atomic.Bool
+	// resizeMu is held by Session.Resize across queueing the screen's
+	// size and setting the terminal's.
+	resizeMu sync.Mutex
 
 	mu       sync.Mutex
 	fed      int64              // guarded by mu; log offset rendered up to

@@ -243,13 +243,20 @@ func (s *Session) Resize(rows, cols int) error {
 	}
 	// The screen changes size where the output does: bytes the program
 	// wrote before the resize (Quiet collects what the kernel still holds)
-	// are drawn at the old size.
+	// are drawn at the old size. It is queued before the terminal changes:
+	// a program redraws the moment SIGWINCH reaches it, and a feeder that
+	// renders the redraw before a later queueing would draw it at the old
+	// size. resizeMu keeps the screen's order of sizes the terminal's.
+	s.scr.resizeMu.Lock()
+	defer s.scr.resizeMu.Unlock()
 	s.proc.Quiet()
 	at := s.log.Stats().End
+	oldRows, oldCols := s.proc.Size()
+	s.scr.queueResize(at, rows, cols)
 	if err := s.proc.Resize(rows, cols); err != nil {
+		s.scr.queueResize(at, oldRows, oldCols) // the terminal kept its size
 		return err
 	}
-	s.scr.queueResize(at, rows, cols)
 	s.mgr.cfg.Recorder.Resized(s.ID, rows, cols)
 	s.notify()
 	return nil

@@ -69,6 +69,7 @@ type Process struct {
 	stall       bool                        // guarded by mu; writes block until their deadline
 	writeErr    error                       // guarded by mu; what writes fail with
 	onWrite     func([]byte)                // guarded by mu; called with each write
+	onResize    func(rows, cols int) error  // guarded by mu; called with each resize
 	input       []byte                      // guarded by mu
 	stdinClosed bool                        // guarded by mu
 	signals     []syscall.Signal            // guarded by mu
@@ -278,9 +279,27 @@ func (p *Process) Resize(rows, cols int) error {
 		return backend.ErrNotPTY
 	}
 	p.mu.Lock()
+	f := p.onResize
+	p.mu.Unlock()
+	if f != nil {
+		if err := f(rows, cols); err != nil {
+			return err
+		}
+	}
+	p.mu.Lock()
 	p.rows, p.cols = rows, cols
 	p.mu.Unlock()
 	return nil
+}
+
+// OnResize calls f with every size change, before Resize returns: a
+// program that redraws the moment SIGWINCH reaches it, before the engine
+// has done anything after the resize. An error from f is the terminal
+// refusing the size: Resize returns it and the size stays.
+func (p *Process) OnResize(f func(rows, cols int) error) {
+	p.mu.Lock()
+	p.onResize = f
+	p.mu.Unlock()
 }
 
 // Size implements backend.Process.

@@ -67,7 +67,7 @@ func TestListen_RemovesStale(t *testing.T) {
 		t.Fatalf("left %v, want %v (dead %v)", left, want, dead)
 	}
 	// The live server still answers.
-	if _, err := Ask(context.Background(), live.Env()[SocketEnv], "Password: "); err == nil || err.Error() != "agentty askpass: the asking process does not belong to a session of this agentty server" {
+	if _, err := Ask(context.Background(), live.Env()[SocketEnv], "Password: "); err == nil || err.Error() != "the asking process does not belong to a session of this agentty server" {
 		t.Fatalf("live server after the sweep: %v", err)
 	}
 }

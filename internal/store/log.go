@@ -18,7 +18,7 @@ const maxDiskRead = 64 << 20
 // Log is a session's output log backed by the store: an outlog.Memory
 // holds the recent output (the cache every wait and read_output uses), and
 // everything older is read back from disk. Data is missing only where
-// retention pruned it (Stats().Start moves) or where the writer fell behind
+// retention pruned it (Stats().Start moves) or where the writer was stuck
 // (a "gap" event names the range); reads report both as lost bytes.
 type Log struct {
 	st  *Store

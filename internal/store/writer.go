@@ -130,7 +130,7 @@ func (s *Store) closeGap(l *Log, now int64) {
 	if l.gapBytes == 0 {
 		return
 	}
-	msg := fmt.Sprintf("output bytes %d-%d not stored: the disk writer fell behind", l.gapFrom, l.gapFrom+l.gapBytes)
+	msg := fmt.Sprintf("output bytes %d-%d not stored: the disk writer made no progress for %v", l.gapFrom, l.gapFrom+l.gapBytes, s.opt.MaxStall)
 	// The gap moves the session's end like output does (log set), but
 	// adds nothing on disk.
 	s.push(&op{kind: opRecord, rkind: kindEvent, log: l, sid: l.id, t: now, off: l.gapFrom, line: l.gapLine,

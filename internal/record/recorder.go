@@ -6,7 +6,7 @@ import "time"
 // transcript beside the output log. Every method is called synchronously
 // from the engine (Start, Send, Resize, Terminate, the exit goroutine), so
 // an implementation must only queue the event and return: it must never
-// wait on disk.
+// wait on disk, except in Exited.
 type Recorder interface {
 	// Started is called once the process runs (its pid is known).
 	Started(r Start)
@@ -21,7 +21,11 @@ type Recorder interface {
 	// Signaled is called just before agentty sends a signal to the session (a
 	// terminate request or a pipe-mode control key).
 	Signaled(id string, signal string)
-	// Exited is called once with the final status.
+	// Exited is called once with the final status, from the exit
+	// goroutine, after the last output was appended and before any reader
+	// is told the session exited. A durable store returns once the status
+	// and that output are stored (bounded), so whatever a reader saw as
+	// exited survives a crash of the server.
 	Exited(id string, st ExitStatus, at time.Time)
 }
 

@@ -111,8 +111,9 @@ func (s *Session) exitLoop() {
 	case <-t.C:
 	}
 	t.Stop()
-	// The record is queued before the status is published, so whoever sees
-	// the session exited and then syncs the store finds the exit recorded.
+	// Recorded before the status is published: a durable recorder returns
+	// once the exit and the output before it are committed, so nothing a
+	// reader is told "exited" about is lost if the server is killed next.
 	at := time.Now()
 	s.mgr.cfg.Recorder.Exited(s.ID, st, at)
 	s.mu.Lock()

@@ -18,7 +18,7 @@ const maxDiskRead = 64 << 20
 // Log is a session's output log backed by the store: an outlog.Memory
 // holds the recent output (the cache every wait and read_output uses), and
 // everything older is read back from disk. Data is missing only where
-// retention pruned it (Stats().Start moves) or where the writer fell behind
+// retention pruned it (Stats().Start moves) or where the writer was stuck
 // (a "gap" event names the range); reads report both as lost bytes.
 type Log struct {
 	st  *Store
@@ -62,8 +62,9 @@ func (s *Store) NewLog(id string, limit int64) outlog.Log {
 	return l
 }
 
-// Append implements outlog.Log: the bytes go to memory at once and are
-// queued for disk; it never waits on disk.
+// Append implements outlog.Log: the bytes go to memory and are queued for
+// disk. It never waits on readers; it waits on the writer when the store
+// lags by MaxLag (waitRoom), which is what keeps a crash's loss bounded.
 func (l *Log) Append(stream outlog.Stream, p []byte) {
 	if len(p) == 0 || l.mem == nil { // a past session's log is read-only
 		return
@@ -76,6 +77,7 @@ func (l *Log) Append(stream outlog.Stream, p []byte) {
 	off, line := l.end.Load(), l.lines.Load()
 	l.st.mu.Lock()
 	defer l.st.mu.Unlock()
+	l.st.waitRoom(l, int64(len(p)))
 	nl := l.st.enqueueOutput(l, stream, p, off, line)
 	// Under st.mu, so an event queued after this output is placed after it.
 	l.end.Store(off + int64(len(p)))

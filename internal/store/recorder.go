@@ -8,7 +8,8 @@ import (
 )
 
 // Recorder returns the record.Recorder that writes inputs, resizes,
-// signals, starts and exits into this store. Every method only queues.
+// signals, starts and exits into this store. Every method only queues,
+// except Exited, which returns once the exit is committed (see there).
 func (s *Store) Recorder() record.Recorder { return recorder{s} }
 
 type recorder struct{ s *Store }
@@ -49,6 +50,14 @@ func (r recorder) Exited(id string, st record.ExitStatus, at time.Time) {
 	// The engine holds the log from here on (and drops it after its TTL);
 	// the store must not keep its memory alive.
 	r.s.Forget(id)
+	// The engine tells no reader "exited" before this returns, so what a
+	// reader was told survives a crash: the exit and all output queued
+	// before it are written and committed. That is durable against the
+	// server's SIGKILL (the kernel holds the writes); only a machine crash
+	// could lose them, which fsync would be needed for.
+	if !r.s.Sync(syncWait) {
+		r.s.log.Warn("store: exit not committed in time; a crash now could lose it", "session", id, "waited", syncWait)
+	}
 }
 
 func (r recorder) event(id, name, detail string) {

@@ -8,18 +8,19 @@
 // and events. Measured, this takes output about ten times faster than
 // storing it as SQLite blobs (see README, Benchmarks).
 //
-// Design: the output pump never waits on disk. Appends copy the bytes into
-// the memory log and queue that copy (outlog.Memory.AppendShared: its
-// blocks never change) in a bounded pending queue under a mutex; one
+// Design: appends copy the bytes into the memory log and queue that copy
+// (outlog.Memory.AppendShared: its blocks never change) under a mutex; one
 // writer goroutine takes the whole queue and commits it in one transaction
 // at most every CommitInterval (group commit): it appends the output to the
 // segment files, then commits the index rows, so an index row never points
-// past the data. Contiguous chunks of one stream that
-// arrive within one commit window are stored as one record. When the queue
-// is full, output is dropped from the store (never from memory) and a "gap"
-// event records exactly which byte range is missing. The in-memory
-// outlog.Memory stays the cache for recent output; reads older than memory
-// come from disk (see Log).
+// past the data. Contiguous chunks of one stream that arrive within one
+// commit window are stored as one record. The store never lags what was
+// appended by more than MaxLag bytes: an append past it waits for the
+// writer (the pump stops reading, and the program's pipe or terminal
+// buffer fills instead of memory). Only a writer stuck for MaxStall makes
+// output go to memory alone, with a "gap" event naming exactly the missing
+// byte range. The in-memory outlog.Memory stays the cache for recent
+// output; reads older than memory come from disk (see Log).
 package store
 
 import (
@@ -42,7 +43,8 @@ const (
 	DefaultMaxTotalBytes   = 4 << 30
 	DefaultMaxAge          = 30 * 24 * time.Hour
 	DefaultCommitInterval  = 50 * time.Millisecond
-	DefaultMaxPending      = 64 << 20
+	DefaultMaxLag          = 8 << 20
+	DefaultMaxStall        = 5 * time.Second
 	// maxChunk bounds one stored output record, so a read near an offset
 	// loads at most this much.
 	maxChunk = 256 << 10
@@ -68,12 +70,21 @@ type Options struct {
 	MaxTotalBytes   int64         // output kept on disk in all; oldest exited sessions pruned first
 	MaxAge          time.Duration // exited sessions older than this are pruned; <0 never
 	CommitInterval  time.Duration // group commit period
-	MaxPending      int64         // bytes queued for the writer before output is dropped as a gap
+	// MaxLag bounds the output bytes appended but not yet committed: an
+	// Append that would pass it waits for the writer (lag.go), so a pump
+	// stops reading and the kernel's pipe or terminal buffer holds the
+	// rest, and a SIGKILL loses at most this much.
+	MaxLag int64
+	// MaxStall is how long an Append waits for room before the writer is
+	// taken as stuck (a hung disk, a database locked by another process):
+	// the output then goes to memory only and a "gap" event names it, so
+	// a stuck disk never stops the program for good.
+	MaxStall time.Duration
 	// CommitAt is how many queued bytes make the writer commit at once
 	// rather than at its next slot: at a pipe's pace (a GB a second) one
-	// CommitInterval's output is most of MaxPending, and waiting for the
-	// slot turned the rest into a gap. 0: a quarter of MaxPending; < 0:
-	// only at the slot.
+	// CommitInterval's output is several times MaxLag, and waiting for the
+	// slot would stop the pump. 0: a quarter of MaxLag; < 0: only at the
+	// slot (or when an Append waits).
 	CommitAt int64
 	Logger   *slog.Logger
 }
@@ -91,11 +102,14 @@ func (o *Options) normalize() {
 	if o.CommitInterval <= 0 {
 		o.CommitInterval = DefaultCommitInterval
 	}
-	if o.MaxPending <= 0 {
-		o.MaxPending = DefaultMaxPending
+	if o.MaxLag <= 0 {
+		o.MaxLag = DefaultMaxLag
+	}
+	if o.MaxStall <= 0 {
+		o.MaxStall = DefaultMaxStall
 	}
 	if o.CommitAt == 0 {
-		o.CommitAt = o.MaxPending / 4
+		o.CommitAt = o.MaxLag / 4
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -127,6 +141,7 @@ type Store struct {
 	mu        sync.Mutex
 	pending   []*op               // guarded by mu; FIFO for the writer
 	pendBytes int64               // guarded by mu; output bytes in pending
+	lagBytes  int64               // guarded by mu; output bytes queued or being committed
 	enq       uint64              // guarded by mu; ops ever queued
 	committed uint64              // guarded by mu; ops ever committed (or failed)
 	commitCh  chan struct{}       // guarded by mu; closed and replaced after each commit

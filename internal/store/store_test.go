@@ -93,16 +93,37 @@ func TestLog_OldOutputReadFromDisk(t *testing.T) {
 	}
 }
 
-func TestLog_GapWhenWriterFallsBehind(t *testing.T) {
-	// A queue of 1 KiB and a commit interval far away, with no commit
-	// before it: most appends must be dropped from the store, and said so.
-	s := openTest(t, t.TempDir(), &Options{MaxPending: 1024, CommitInterval: time.Hour, CommitAt: -1})
+func TestLog_GapWhenWriterIsStuck(t *testing.T) {
+	// A lag bound of 1 KiB and a writer that cannot commit: another
+	// connection holds the database's write lock. Appends past the first
+	// KiB wait MaxStall, then go to memory only, and a gap says so.
+	dir := t.TempDir()
+	s := openTest(t, dir, &Options{MaxLag: 1024, MaxStall: 50 * time.Millisecond, CommitInterval: time.Hour, CommitAt: -1})
 	l := startSession(s, "s1", 1<<20)
+	lock, err := sql.Open("sqlite", "file:"+s.Path()+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	tx, err := lock.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`UPDATE meta SET v = v WHERE k = 'seq'`); err != nil { // takes the write lock
+		t.Fatal(err)
+	}
 	data := lines(1, 1000)
+	start := time.Now()
 	for p := data; len(p) > 0; {
 		n := min(len(p), 100)
 		l.Append(outlog.Stdout, p[:n])
 		p = p[n:]
+	}
+	if d := time.Since(start); d < 50*time.Millisecond || d > 5*time.Second {
+		t.Errorf("appends took %v: want one stall of 50 ms, then no more waiting", d)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
 	}
 	l.CloseWrite() // closes the gap: the event is queued
 	if !s.Sync(10 * time.Second) {
@@ -138,7 +159,7 @@ func TestLog_GapWhenWriterFallsBehind(t *testing.T) {
 // queue is committed at once, not at the writer's next slot (an hour away
 // here), so a fast writer's output reaches disk instead of a gap.
 func TestLog_CommitsBeforeTheQueueFills(t *testing.T) {
-	s := openTest(t, t.TempDir(), &Options{MaxPending: 1 << 20, CommitInterval: time.Hour})
+	s := openTest(t, t.TempDir(), &Options{MaxLag: 1 << 20, CommitInterval: time.Hour})
 	l := startSession(s, "s1", 4<<20)
 	data := bytes.Repeat([]byte("0123456789abcdef\n"), (300<<10)/17)
 	for p := data; len(p) > 0; {

@@ -69,8 +69,8 @@ func (s *Store) push(o *op) {
 const recordParts = 5
 
 // enqueueOutput appends p to l's memory log and queues it for disk, or
-// records it as part of a gap when the writer is too far behind; it
-// returns the newlines in p. s.mu must be held (it orders the queue with
+// records it as part of a gap when there is no room (waitRoom gave up on a
+// stuck writer); it returns the newlines in p. s.mu must be held (it orders the queue with
 // the memory log's offsets). The queue keeps the memory log's own copy of
 // the bytes (outlog.Memory.AppendShared) rather than a second one: its
 // blocks never change, so an evicted block stays exact until committed.
@@ -80,7 +80,7 @@ func (s *Store) enqueueOutput(l *Log, stream outlog.Stream, p []byte, off, line 
 		l.mem.Append(stream, p)
 		return int64(bytes.Count(p, []byte{'\n'}))
 	}
-	if s.pendBytes+n > s.opt.MaxPending {
+	if !s.room(n) {
 		l.mem.Append(stream, p)
 		nl := int64(bytes.Count(p, []byte{'\n'}))
 		if l.gapBytes == 0 {
@@ -94,6 +94,7 @@ func (s *Store) enqueueOutput(l *Log, stream outlog.Stream, p []byte, off, line 
 		s.closeGap(l, time.Now().UnixNano())
 	}
 	s.pendBytes += n
+	s.lagBytes += n
 	o := l.open
 	if o == nil || o.stream != uint8(stream) || o.off+o.size != off || o.size+n > maxChunk {
 		o = &op{kind: opRecord, rkind: kindOutput, log: l, sid: l.id, t: time.Now().UnixNano(), off: off, line: line,
@@ -129,7 +130,7 @@ func (s *Store) closeGap(l *Log, now int64) {
 	if l.gapBytes == 0 {
 		return
 	}
-	msg := fmt.Sprintf("output bytes %d-%d not stored: the disk writer fell behind", l.gapFrom, l.gapFrom+l.gapBytes)
+	msg := fmt.Sprintf("output bytes %d-%d not stored: the disk writer made no progress for %v", l.gapFrom, l.gapFrom+l.gapBytes, s.opt.MaxStall)
 	// The gap moves the session's end like output does (log set), but
 	// adds nothing on disk.
 	s.push(&op{kind: opRecord, rkind: kindEvent, log: l, sid: l.id, t: now, off: l.gapFrom, line: l.gapLine,
@@ -204,6 +205,7 @@ func (s *Store) holdUntil(ctx context.Context, at time.Time) {
 func (s *Store) commitPending() {
 	s.mu.Lock()
 	batch := s.pending
+	taken := s.pendBytes
 	s.pending = nil
 	s.pendBytes = 0
 	for _, o := range batch {
@@ -236,6 +238,9 @@ func (s *Store) commitPending() {
 	}
 	s.mu.Lock()
 	s.committed += uint64(len(batch))
+	// Committed or failed (then logged): either way no longer waiting, so
+	// appends held by waitRoom go on.
+	s.lagBytes -= taken
 	close(s.commitCh)
 	s.commitCh = make(chan struct{})
 	s.mu.Unlock()

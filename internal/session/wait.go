@@ -15,7 +15,6 @@ import (
 	"bytes"
 	"context"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/agentty/agentty/internal/inputwait"
@@ -197,7 +196,7 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	if o.Until != nil {
 		m = &matcher{re: o.Until, raw: o.Raw, mask: o.Streams, off: base}
 		if o.Input != nil && base == o.Input.At && !o.Raw {
-			m.echo = s.echoAt(base)
+			m.echo, m.echoing = s.echoAt(base)
 		}
 	}
 	st := s.log.Stats()
@@ -443,7 +442,8 @@ type matcher struct {
 	raw     bool
 	mask    outlog.Stream
 	off     int64  // next raw offset to clean
-	echo    string // expected echo of the input at the start of the text, dropped before matching
+	echo    echo   // expected echo of the input on the text's first line, dropped before matching
+	echoing bool   // echo is still to be found
 	text    []byte // clean text window
 	scanned int    // text before scanned-overlap was already searched
 }
@@ -462,12 +462,17 @@ func (m *matcher) feed(s *Session, final bool) (string, bool) {
 	t, n := clean(sl.Data, final && sl.EOF, m.raw)
 	m.off = s.absAt(sl.From, m.mask, n)
 	m.text = append(m.text, t...)
-	if m.echo != "" {
-		if len(m.text) < len(m.echo) && strings.HasPrefix(m.echo, string(m.text)) && !final {
+	if m.echoing {
+		i, found, pending := echoOnLine(string(m.text), m.echo)
+		switch {
+		case found:
+			m.text = []byte(cutEcho(string(m.text), i, len(m.echo.text)-1, func() bool { return false }))
+			m.echoing = false
+		case pending && !final:
 			return "", false // the echo is still arriving
+		case final || bytes.IndexByte(m.text, '\n') >= 0:
+			m.echoing = false // its line ended without it
 		}
-		m.text = bytes.TrimPrefix(m.text, []byte(m.echo))
-		m.echo = ""
 	}
 	from := max(0, m.scanned-matchOverlap)
 	if loc := m.re.FindIndex(m.text[from:]); loc != nil {

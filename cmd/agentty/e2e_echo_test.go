@@ -68,7 +68,11 @@ func TestSendInput_EchoNeverJoinsLines(t *testing.T) {
 				var r readResult
 				s.call("send_input", map[string]any{"session_id": st.SessionID, "text": c.line(i), "enter": true,
 					"until": fmt.Sprintf(`(^|\n)%d(\r?\n|$)`, i*7), "settle_ms": 0, "timeout_ms": 20000}, &r)
-				if r.Reason != "matched" {
+				// On pipes the prompt precedes the value on its line when
+				// the input was written before the prompt arrived, so the
+				// until's line start may not match: the program then waits
+				// for input.
+				if r.Reason != "matched" && (c.mode != "pipe" || r.Reason != "awaiting_input") {
 					t.Fatalf("round %d: reason %q, output %q", i, r.Reason, r.Output)
 				}
 				if err := m.next(i, r.Output); err != nil {

@@ -39,6 +39,9 @@ const (
 	// echoHold is how long a read may hold back the first part of an
 	// echo, so the rest lands in the next read and both leave it out.
 	echoHold = time.Second
+	// maxEchoLead bounds what a program may write on the input's line
+	// before echoing it (a line editor's prompt), and so the search.
+	maxEchoLead = 1 << 10
 )
 
 // echoText is the clean echo of a line typed with Enter, or "" when the
@@ -139,20 +142,22 @@ func (s *Session) dropEchoes(text string, raw []byte, from int64, final bool) (s
 
 // echoOnLine looks for e's line T on the first line of rest, the clean
 // text from where the input was written: at its start when the terminal
-// echoed it, else anywhere that T ends the line. found: T starts at i.
+// echoed it, else after at most maxEchoLead bytes (the prompt a line
+// editor drew first) where T ends the line. found: T starts at i.
 // pending: the line is not complete yet and ends in the first part of T,
 // so the rest of the echo may still arrive.
 func echoOnLine(rest string, e echo) (i int, found, pending bool) {
 	line := e.text[:len(e.text)-1]
-	nl := strings.IndexByte(rest, '\n')
-	if nl >= 0 {
-		if i = nl - len(line); strings.HasSuffix(rest[:nl], line) && (i == 0 || !e.atMark) {
-			return i, true, false
-		}
-		return 0, false, false
+	lead := maxEchoLead
+	if e.atMark {
+		lead = 0
 	}
-	for k := min(len(rest), len(line)); k > 0; k-- {
-		if strings.HasSuffix(rest, line[:k]) && (len(rest) == k || !e.atMark) {
+	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+		i = nl - len(line)
+		return i, i >= 0 && i <= lead && rest[i:nl] == line, false
+	}
+	for j := 0; j <= min(lead, len(rest)-1); j++ {
+		if len(rest)-j <= len(line) && strings.HasPrefix(line, rest[j:]) {
 			return 0, false, true
 		}
 	}

@@ -112,3 +112,50 @@ func TestEcho_UntilSkipsTheEcho(t *testing.T) {
 		})
 	}
 }
+
+// TestUntil_InputMarkInsideALine: when a reply starts before the input
+// mark and the mark is inside a line (a prompt arrived after the last
+// read), until's ^ does not match at the mark: the value after the prompt
+// is not at the start of a line of the reply. Once the echo that ended
+// that line is left out, the next line starts one.
+func TestUntil_InputMarkInsideALine(t *testing.T) {
+	cases := []struct {
+		name         string
+		mode         record.Mode
+		seen, before string
+		after        string
+		until        string
+		reason       Reason
+		match        string
+	}{
+		{name: "pipes: prompt not read yet", mode: record.ModePipe, seen: "7\n", before: ">>> ", after: "56\n>>> ",
+			until: `^56$`, reason: ReasonNoWait},
+		{name: "pipes: prompt read", mode: record.ModePipe, seen: "7\n>>> ", after: "56\n>>> ",
+			until: `^56$`, reason: ReasonMatched, match: "56"},
+		{name: "pipes: a match that spans the mark does not show the line's start", mode: record.ModePipe, seen: "7\n", before: ">>> ", after: "56\n",
+			until: `.?56`, reason: ReasonMatched, match: "56"},
+		{name: "terminal: the echo ends the prompt's line", mode: record.ModePTY, seen: "7\r\n", before: ">>> ", after: "print(8*7)\r\n56\r\n>>> ",
+			until: `^56$`, reason: ReasonMatched, match: "56"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sm := scripted(t, Config{}, backendtest.Options{Termios: &unix.Termios{}})
+			s, p := sm.start(t, c.mode)
+			p.Print(c.seen)
+			r, err := s.Read(context.Background(), Cursor{}, WaitOptions{}, ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Print(c.before)
+			if _, err := s.Send(Input{Text: "print(8*7)", Enter: true}, time.Now().Add(time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			p.Print(c.after)
+			mark := s.LastInput()
+			w := s.Wait(context.Background(), r.Output.Next, WaitOptions{Until: regexp.MustCompile("(?m)" + c.until), Input: &mark})
+			if w.Reason != c.reason || w.Match != c.match {
+				t.Errorf("wait: %s %q, want %s %q", w.Reason, w.Match, c.reason, c.match)
+			}
+		})
+	}
+}

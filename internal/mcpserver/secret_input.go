@@ -138,7 +138,8 @@ func (t *tools) sendSecret(ctx context.Context, req *mcp.CallToolRequest, s *ses
 	if p, ok := t.openState(req.Params.RequestState); ok && len(p) == 4 && p[0] == "secret" && p[1] == s.ID {
 		retried, deliver = true, p[3] == "tty"
 		if pg = t.pageOf(p[2]); pg == nil {
-			return SendResult{Secret: secretTimedOut, ReadResult: ReadResult{SessionID: s.ID, Hint: "the secret page expired before the person answered; call again to ask again"}}, nil
+			return unsent(ctx, s, in, ro, SendResult{Secret: secretTimedOut},
+				"the secret page expired before the person answered; call again to ask again")
 		}
 	} else if ap, _ := t.pendingAsk(s.ID); ap != nil {
 		pg, deliver = ap, false // sudo -A asks through agentty askpass
@@ -161,9 +162,8 @@ func (t *tools) sendSecret(ctx context.Context, req *mcp.CallToolRequest, s *ses
 		if deliver {
 			go t.typeLater(s, pg)
 		}
-		state, _ := s.State()
-		return SendResult{Secret: secretURLGiven, SecretURL: pg.URL, ReadResult: ReadResult{SessionID: s.ID, State: string(state),
-			Hint: "this client cannot open a page for the person: give them this URL; what they type there goes to the terminal (you will not see it), then read_output shows the reply"}}, nil
+		return unsent(ctx, s, in, ro, SendResult{Secret: secretURLGiven, SecretURL: pg.URL},
+			"this client cannot open a page for the person: give them this URL; what they type there goes to the terminal (you will not see it), then read_output shows the reply")
 	}
 	if err != nil {
 		return SendResult{}, err
@@ -185,6 +185,19 @@ func (t *tools) sendSecret(ctx context.Context, req *mcp.CallToolRequest, s *ses
 		res.Hint = "the person " + map[string]string{secretDeclined: "declined", secretTimedOut: "did not answer in time"}[outcome] +
 			"; nothing was typed. Ask them what to do, or stop the program"
 	}
+	return res, nil
+}
+
+// unsent completes res, a reply for which nothing was typed, as a read
+// that does not wait: the reader's true cursor, line, state and reason
+// (no_wait), and any output it had not read yet.
+func unsent(ctx context.Context, s *session.Session, in SendInput, ro session.ReadOptions, res SendResult, hint string) (SendResult, error) {
+	r, err := s.Read(ctx, session.Cursor{Reader: in.ReaderID}, session.WaitOptions{}, ro)
+	if err != nil {
+		return SendResult{}, err
+	}
+	res.ReadResult = readResult(s, r)
+	res.Hint = hint
 	return res, nil
 }
 

@@ -97,6 +97,12 @@ func TestSendInput_SecretAskUser(t *testing.T) {
 		if r.Secret != "url_given" || !strings.HasPrefix(r.SecretURL, "http://127.0.0.1:") || !strings.Contains(r.Hint, "give them this URL") {
 			t.Fatalf("%+v", r)
 		}
+		// Nothing was typed yet: the reply is a read that did not wait,
+		// with the reader's true position ("Password: " was read at start).
+		if st.Cursor != int64(len("Password: ")) || r.Cursor != st.Cursor || r.Line != 0 || r.Reason != "no_wait" ||
+			r.State != "awaiting_password" || r.Output != "" || r.ReaderID != 0 {
+			t.Fatalf("url_given reply %+v after start %+v: want cursor %d, line 0, reason no_wait, awaiting_password", r, st, len("Password: "))
+		}
 		if err := typeOnPage(r.SecretURL, "Password:", pw); err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/record"
 )
 
@@ -26,6 +27,10 @@ type echo struct {
 	at   int64
 	text string // clean text of the echo: the line and "\n"
 	sent time.Time
+	// atMark: the terminal echoed the line itself (canonical mode, echo
+	// on), so the echo sits exactly where the input was written. Otherwise
+	// the program echoes it, possibly after a prompt it writes first.
+	atMark bool
 }
 
 const (
@@ -34,6 +39,9 @@ const (
 	// echoHold is how long a read may hold back the first part of an
 	// echo, so the rest lands in the next read and both leave it out.
 	echoHold = time.Second
+	// maxEchoLead bounds what a program may write on the input's line
+	// before echoing it (a line editor's prompt), and so the search.
+	maxEchoLead = 1 << 10
 )
 
 // echoText is the clean echo of a line typed with Enter, or "" when the
@@ -51,11 +59,11 @@ func echoText(in Input) (string, bool) {
 }
 
 // markInput records that input is written now and, on a terminal, the echo
-// to expect. The kernel may still hold output the program wrote before:
+// to expect; kernelEcho says the terminal echoes it (canonical, echo on). The kernel may still hold output the program wrote before:
 // where Quiet is cheap (InputWaits.ExactMarks) it moves that output into
 // the log first, so the mark is exact; otherwise the mark takes the log as
 // it stands.
-func (s *Session) markInput(in Input, secret bool) {
+func (s *Session) markInput(in Input, secret, kernelEcho bool) {
 	if s.proc.InputWaits().ExactMarks {
 		s.proc.Quiet()
 	}
@@ -67,7 +75,7 @@ func (s *Session) markInput(in Input, secret bool) {
 		if len(s.echoes) == maxEchoes {
 			s.echoes = append(s.echoes[:0], s.echoes[1:]...)
 		}
-		s.echoes = append(s.echoes, echo{at: m.At, text: t, sent: m.Time})
+		s.echoes = append(s.echoes, echo{at: m.At, text: t, sent: m.Time, atMark: kernelEcho})
 	}
 }
 
@@ -91,20 +99,24 @@ func (s *Session) echoesIn(from, to int64) []echo {
 	return out
 }
 
-// echoAt returns the echo expected exactly at offset at, or "".
-func (s *Session) echoAt(at int64) string {
+// echoAt returns the echo expected at offset at, if any.
+func (s *Session) echoAt(at int64) (echo, bool) {
 	if es := s.echoesIn(at, at+1); len(es) > 0 {
-		return es[0].text
+		return es[0], true
 	}
-	return ""
+	return echo{}, false
 }
 
 // dropEchoes removes from text (the clean form of raw, which starts at log
-// offset from) each expected echo that sits exactly where its input was
-// written. The echo's position is the length of the clean text before it;
-// where cleaning is not stable across that point the echo is kept. keep
-// reports how many raw bytes the caller should consume when the text ends
-// in the first part of an echo that is still arriving (-1: all).
+// offset from) each expected echo on the line where its input was written:
+// at that point, or after what the program wrote there since (a line
+// editor prints its prompt, then the input). The echo's position is the
+// length of the clean text before it; where cleaning is not stable across
+// that point the echo is kept. Only the typed text goes: the line break
+// goes with it when the echo is the whole line, and stays when a prompt or
+// other output precedes it, so two lines are never joined. keep reports
+// how many raw bytes the caller should consume when the text ends in the
+// first part of an echo that is still arriving (-1: all).
 func (s *Session) dropEchoes(text string, raw []byte, from int64, final bool) (string, int) {
 	keep := -1
 	for _, e := range s.echoesIn(from, from+int64(len(raw))+1) {
@@ -117,12 +129,66 @@ func (s *Session) dropEchoes(text string, raw []byte, from int64, final bool) (s
 			continue
 		}
 		rest := text[len(before):]
+		i, found, pending := echoOnLine(rest, e)
 		switch {
-		case strings.HasPrefix(rest, e.text):
-			text = before + rest[len(e.text):]
-		case rest != "" && strings.HasPrefix(e.text, rest) && !final && time.Since(e.sent) < echoHold:
+		case found:
+			text = cutEcho(text, len(before)+i, len(e.text)-1, func() bool { return !e.atMark && !s.lineStartsAt(from) })
+		case pending && !final && time.Since(e.sent) < echoHold:
 			text, keep = before, n
 		}
 	}
 	return text, keep
+}
+
+// echoOnLine looks for e's line T on the first line of rest, the clean
+// text from where the input was written: at its start when the terminal
+// echoed it, else after at most maxEchoLead bytes (the prompt a line
+// editor drew first) where T ends the line. found: T starts at i.
+// pending: the line is not complete yet and ends in the first part of T,
+// so the rest of the echo may still arrive.
+func echoOnLine(rest string, e echo) (i int, found, pending bool) {
+	line := e.text[:len(e.text)-1]
+	lead := maxEchoLead
+	if e.atMark {
+		lead = 0
+	}
+	if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+		i = nl - len(line)
+		return i, i >= 0 && i <= lead && rest[i:nl] == line, false
+	}
+	for j := 0; j <= min(lead, len(rest)-1); j++ {
+		if len(rest)-j <= len(line) && strings.HasPrefix(line, rest[j:]) {
+			return 0, false, true
+		}
+	}
+	return 0, false, false
+}
+
+// cutEcho removes the n bytes of typed text at i from text, where a line
+// break follows them. The break goes too when nothing precedes the echo
+// on its line. When midLine (text starts inside a line an earlier read
+// returned the start of, and the program drew the echo itself), what
+// precedes it on that first line is the rest of the prompt the program
+// drew for the input: it goes with the echo, so no reply starts with a
+// piece of a prompt.
+func cutEcho(text string, i, n int, midLine func() bool) string {
+	start, end := i, i+n
+	ls := strings.LastIndexByte(text[:i], '\n') + 1
+	switch {
+	case ls == i:
+		end++
+	case ls == 0 && midLine():
+		start, end = 0, end+1
+	}
+	return text[:start] + text[end:]
+}
+
+// lineStartsAt reports whether log offset off starts a line (or nothing
+// before it is known).
+func (s *Session) lineStartsAt(off int64) bool {
+	if off == 0 {
+		return true
+	}
+	sl := s.log.Read(off-1, -1, 1, outlog.Both)
+	return sl.From != off-1 || len(sl.Data) == 0 || sl.Data[0] == '\n'
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/keys"
 	"github.com/agentty/agentty/internal/record"
+	"golang.org/x/sys/unix"
 )
 
 // MaxInputBytes is the default cap on the input of one call
@@ -141,7 +142,7 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	if iw.Delivered && !gateAt.IsZero() {
 		defer s.noteDelivered(gateAt)
 	}
-	s.markInput(in, secret)
+	s.markInput(in, secret, canon != nil && canon.Lflag&unix.ECHO != 0)
 	rec := s.mgr.cfg.Recorder
 	written := 0
 	for _, o := range ops {

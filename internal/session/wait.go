@@ -15,7 +15,6 @@ import (
 	"bytes"
 	"context"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/agentty/agentty/internal/inputwait"
@@ -197,7 +196,13 @@ func (s *Session) wait(ctx context.Context, from int64, o WaitOptions, start tim
 	if o.Until != nil {
 		m = &matcher{re: o.Until, raw: o.Raw, mask: o.Streams, off: base}
 		if o.Input != nil && base == o.Input.At && !o.Raw {
-			m.echo = s.echoAt(base)
+			m.echo, m.echoing = s.echoAt(base)
+		}
+		if base > from && o.Streams == outlog.Both && !s.lineStartsAt(base) {
+			// The reply starts before the input mark, which is inside a
+			// line (after a prompt): ^ must not match there, or until
+			// would take the middle of a returned line for its start.
+			m.text, m.lead = []byte{midLine}, 1
 		}
 	}
 	st := s.log.Stats()
@@ -443,12 +448,17 @@ type matcher struct {
 	raw     bool
 	mask    outlog.Stream
 	off     int64  // next raw offset to clean
-	echo    string // expected echo of the input at the start of the text, dropped before matching
+	echo    echo   // expected echo of the input on the text's first line, dropped before matching
+	echoing bool   // echo is still to be found
+	lead    int    // 1 while text starts with midLine
 	text    []byte // clean text window
 	scanned int    // text before scanned-overlap was already searched
 }
 
 const (
+	// midLine stands for the part of a line before the matcher's text,
+	// so ^ does not match at its start; a match never reports it.
+	midLine      = 0
 	matchOverlap = 4 << 10 // a match may start this far before new text
 	matchWindow  = 1 << 20 // text kept for matching
 	feedChunk    = 4 << 20 // raw bytes cleaned per feed
@@ -462,22 +472,32 @@ func (m *matcher) feed(s *Session, final bool) (string, bool) {
 	t, n := clean(sl.Data, final && sl.EOF, m.raw)
 	m.off = s.absAt(sl.From, m.mask, n)
 	m.text = append(m.text, t...)
-	if m.echo != "" {
-		if len(m.text) < len(m.echo) && strings.HasPrefix(m.echo, string(m.text)) && !final {
+	if m.echoing {
+		i, found, pending := echoOnLine(string(m.text[m.lead:]), m.echo)
+		switch {
+		case found:
+			rest := cutEcho(string(m.text[m.lead:]), i, len(m.echo.text)-1, func() bool { return false })
+			if i == 0 {
+				m.lead = 0 // the echo was the rest of its line: a new one starts
+			}
+			m.text = append(m.text[:m.lead], rest...)
+			m.echoing = false
+		case pending && !final:
 			return "", false // the echo is still arriving
+		case final || bytes.IndexByte(m.text, '\n') >= 0:
+			m.echoing = false // its line ended without it
 		}
-		m.text = bytes.TrimPrefix(m.text, []byte(m.echo))
-		m.echo = ""
 	}
 	from := max(0, m.scanned-matchOverlap)
 	if loc := m.re.FindIndex(m.text[from:]); loc != nil {
-		return string(m.text[from+loc[0] : from+loc[1]]), true
+		return string(m.text[max(from+loc[0], m.lead) : from+loc[1]]), true
 	}
 	m.scanned = len(m.text)
 	if len(m.text) > matchWindow {
 		drop := len(m.text) - matchOverlap
 		m.text = append(m.text[:0], m.text[drop:]...)
 		m.scanned -= drop
+		m.lead = 0
 	}
 	return "", false
 }

@@ -136,7 +136,8 @@ func TestShell_BusyAndNotShell(t *testing.T) {
 
 // OnOutput sees a running command's output as it arrives: here it answers
 // the command's prompt, which is the only way the command can finish. The
-// echo of the typed answer is left out of the output, as reads leave it out.
+// echo of the typed answer is left out of the output, as reads leave it
+// out, and the prompt it followed keeps its line.
 func TestShell_OnOutputHook(t *testing.T) {
 	mgr := session.NewManager(session.Config{})
 	defer mgr.Close()
@@ -155,7 +156,7 @@ func TestShell_OnOutputHook(t *testing.T) {
 		}
 	}}
 	r, err := sh.Exec(ctx, `printf 'ready?'; read -r x; echo "got $x"`, o)
-	if err != nil || r.ExitCode == nil || *r.ExitCode != 0 || r.Output != "ready?got go\n" {
+	if err != nil || r.ExitCode == nil || *r.ExitCode != 0 || r.Output != "ready?\ngot go\n" {
 		t.Fatalf("exec: %+v %v (hook saw %q)", r, err, seen)
 	}
 	if len(seen) == 0 || !strings.HasPrefix(seen[0], "ready?") {

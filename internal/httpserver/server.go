@@ -199,9 +199,9 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	srv.AddReceivingMiddleware(s.bindCall)
 	s.http = &http.Server{
-		Handler:           overLimit(bodyDeadline(opts.BodyTimeout, s.handler(origins))),
+		Handler:           overLimit((trustedRequest(&s.opts, bodyDeadline(opts.BodyTimeout, s.handler(origins))))),
 		BaseContext:       func(net.Listener) context.Context { return s.base },
-		ConnContext:       connContext,
+		ConnContext:       connContexts,
 		ConnState:         connState,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,

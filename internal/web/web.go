@@ -142,11 +142,17 @@ func (h *handler) login(w http.ResponseWriter, r *http.Request) {
 // allowed reports whether r carries a live login cookie or the bearer
 // token.
 func (h *handler) allowed(r *http.Request) bool {
-	if c, err := r.Cookie(cookieName(r)); err == nil && h.o.Logins.Valid(c.Value) {
+	if LoggedIn(r, h.o.Logins) {
 		return true
 	}
 	scheme, got, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
 	return ok && strings.EqualFold(scheme, "Bearer") && h.token(strings.TrimSpace(got))
+}
+
+// LoggedIn reports whether r carries a live login cookie of l.
+func LoggedIn(r *http.Request, l *Logins) bool {
+	c, err := r.Cookie(cookieName(r))
+	return err == nil && l.Valid(c.Value)
 }
 
 // authed answers 401 unless the request is allowed.

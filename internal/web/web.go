@@ -124,8 +124,15 @@ const loggedOutPage = `<!doctype html><meta charset="utf-8"><title>agentty: log 
 
 // login redeems a login token: it sets the session cookie and sends the
 // browser to /, without the token in the address bar.
+//
+// The token may also be the server's bearer token: the URL serve -http
+// prints at start, which works as long as the token does (as Jupyter's).
 func (h *handler) login(w http.ResponseWriter, r *http.Request) {
-	cookie, ok := h.o.Logins.Redeem(r.URL.Query().Get("t"))
+	t := r.URL.Query().Get("t")
+	cookie, ok := h.o.Logins.Redeem(t)
+	if !ok && h.token(t) {
+		cookie, ok = h.o.Logins.Open(), true
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	if !ok {

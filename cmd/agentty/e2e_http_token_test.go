@@ -58,6 +58,9 @@ func TestServeHTTP_TokenByDefault(t *testing.T) {
 		if !strings.Contains(log, base+"/login?t="+token+"\n") {
 			t.Fatalf("no web login URL %s/login?t=<token> in:\n%s", base, log)
 		}
+		if m := regexp.MustCompile(`(?m)name no setting are ignored.*$`).FindString(log); strings.Contains(m, tokenEnv) {
+			t.Fatalf("$%s, which serve -http reads, is called ignored: %s", tokenEnv, m)
+		}
 	})
 	t.Run("MCP refused without the token", func(t *testing.T) {
 		_, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(),

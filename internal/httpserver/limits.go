@@ -71,6 +71,10 @@ type limitListener struct {
 	total, perIP int
 	log          *slog.Logger
 
+	// proves reports whether the first bytes read from a connection prove
+	// it (trust.go); set before serving, nil for none.
+	proves func([]byte) bool
+
 	refused atomic.Int64 // connections over a limit, since the start
 	evicted atomic.Int64 // idle connections closed for a newcomer
 
@@ -101,14 +105,16 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if lc := l.admit(c); lc != nil {
+		if lc := l.admit(c, peek(c)); lc != nil {
 			return lc, nil
 		}
 		_ = c.Close()
 	}
 }
 
-func (l *limitListener) admit(c net.Conn) net.Conn {
+// admit counts c in, making room if it must; first is what c had sent
+// when accepted (trust.go: it may prove c at once).
+func (l *limitListener) admit(c net.Conn, first []byte) net.Conn {
 	ip := remoteIP(c)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -130,6 +136,7 @@ func (l *limitListener) admit(c net.Conn) net.Conn {
 		l.seq++
 		lc := &limitedConn{Conn: c, l: l, ip: ip, seq: l.seq, at: time.Now()}
 		lc.idle.Store(true)
+		lc.noteFirst(first)
 		l.open++
 		n.open++
 		n.conns[lc] = true
@@ -250,7 +257,8 @@ type limitedConn struct {
 	until time.Time    // a spare connection's end: no deadline may pass it
 	idle  atomic.Bool  // no request in progress (http.ConnState)
 	trust atomic.Int32 // connUnproven, connProven or connEvicting (trust.go)
-	heard atomic.Bool  // the server has read bytes from it (trust.go)
+	heard atomic.Bool  // it has sent bytes: seen at accept or read (trust.go)
+	read  atomic.Bool  // the server has read from it (trust.go)
 	at    time.Time    // accepted
 	once  sync.Once    // releases its place
 }

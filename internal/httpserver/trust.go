@@ -1,14 +1,17 @@
 package httpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/agentty/agentty/internal/web"
@@ -26,18 +29,107 @@ const (
 	connEvicting
 )
 
-// unheardGrace is how long a connection the server has not read from yet
-// is spared while others can make room: an honest client sends its
-// request at once, and the server reads it within this even under load.
+// unheardGrace is how long a connection that has sent nothing yet is
+// spared while others can make room: an honest client sends its request
+// at once, and the server reads it within this even under load.
 const unheardGrace = time.Second
 
-// Read notes that the server has heard from the connection.
+// Read notes that the server has heard from the connection, and proves it
+// at once when its first bytes hold a whole request that proves it (see
+// firstReadProof): the time net/http then takes to reach the handler is no
+// window in which a newcomer could close it.
 func (c *limitedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	if n > 0 && !c.heard.Load() {
-		c.heard.Store(true)
+	if n > 0 && !c.read.Load() {
+		c.read.Store(true)
+		c.noteFirst(p[:n])
 	}
 	return n, err
+}
+
+// noteFirst proves c if its first bytes do, and marks it heard if it sent
+// any.
+func (c *limitedConn) noteFirst(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if c.l.proves != nil && c.trust.Load() == connUnproven && c.l.proves(b) {
+		c.prove()
+	}
+	c.heard.Store(true)
+}
+
+// peekSize is how much of a new connection's first bytes peek looks at:
+// a client's request headers fit.
+const peekSize = 4096
+
+// peek returns what a newly accepted connection has sent already, without
+// consuming it or waiting: under load the server accepts late, and a
+// client's whole request is then waiting in the socket, so a connection
+// with the token is proven before it is counted and can never be the one
+// closed for a newcomer.
+func peek(c net.Conn) []byte {
+	sc, ok := c.(syscall.Conn)
+	if !ok {
+		return nil
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	buf := make([]byte, peekSize)
+	n := 0
+	_ = rc.Read(func(fd uintptr) bool {
+		n, _, err = syscall.Recvfrom(int(fd), buf, syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		return true // never wait for data
+	})
+	if err != nil || n <= 0 {
+		return nil
+	}
+	return buf[:n]
+}
+
+// firstReadProof is what proves a connection from the first bytes read
+// from it, the rule of trustedRequest applied to a request that arrived in
+// one piece (as a client's request usually does): with a token, its
+// headers carry it; without a token (and not web-only), the request is
+// whole, headers and Content-Length body. Anything else waits for the
+// handler (a cookie, a request split over reads, TLS).
+func firstReadProof(o *Options) func([]byte) bool {
+	if o.Token == "" && o.WebOnly {
+		return nil
+	}
+	token := sha256.Sum256([]byte(o.Token))
+	return func(b []byte) bool {
+		head, rest, ok := bytes.Cut(b, []byte("\r\n\r\n"))
+		if !ok {
+			return false
+		}
+		lines := bytes.Split(head, []byte("\r\n"))[1:] // after the request line
+		if o.Token == "" {
+			for _, l := range lines {
+				k, v, _ := bytes.Cut(l, []byte(":"))
+				switch {
+				case bytes.EqualFold(bytes.TrimSpace(k), []byte("Transfer-Encoding")):
+					return false
+				case bytes.EqualFold(bytes.TrimSpace(k), []byte("Content-Length")):
+					n, err := strconv.Atoi(string(bytes.TrimSpace(v)))
+					return err == nil && len(rest) >= n
+				}
+			}
+			return true
+		}
+		for _, l := range lines {
+			k, v, _ := bytes.Cut(l, []byte(":"))
+			if !bytes.EqualFold(bytes.TrimSpace(k), []byte("Authorization")) {
+				continue
+			}
+			scheme, got, ok := strings.Cut(strings.TrimSpace(string(v)), " ")
+			have := sha256.Sum256([]byte(strings.TrimSpace(got)))
+			return ok && strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare(have[:], token[:]) == 1
+		}
+		return false
+	}
 }
 
 // prove marks c proven unless it is already being evicted.
@@ -144,10 +236,10 @@ func (l *limitListener) displaceLocked(from *ipConns) bool {
 	}
 	now := time.Now()
 	for _, ok := range []func(*limitedConn) bool{
-		// First those the server has heard from (their request is slow
-		// or unauthenticated) or that said nothing for unheardGrace: a
-		// newcomer the server has not read yet most likely holds a whole
-		// request, and would prove itself at its first read.
+		// First those that sent something that did not prove them (a
+		// slow or unauthenticated request) or nothing for unheardGrace:
+		// one that has sent nothing yet most likely has its request on
+		// the way, and would prove itself at its first read.
 		func(c *limitedConn) bool {
 			return c.trust.Load() == connUnproven && (c.heard.Load() || now.Sub(c.at) >= unheardGrace)
 		},

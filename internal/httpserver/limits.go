@@ -74,9 +74,12 @@ type limitListener struct {
 	// proves reports whether the first bytes read from a connection prove
 	// it (trust.go); set before serving, nil for none.
 	proves func([]byte) bool
+	// encrypted: TLS sits on top, so a connection's first bytes are its
+	// handshake, which neither proves it nor shows it stalling.
+	encrypted bool
 
 	refused atomic.Int64 // connections over a limit, since the start
-	evicted atomic.Int64 // idle connections closed for a newcomer
+	evicted atomic.Int64 // connections closed for a newcomer
 
 	mu      sync.Mutex
 	seq     uint64              // accept order; guarded by mu

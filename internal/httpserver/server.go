@@ -188,7 +188,7 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 			"max_conns", total, "asked", opts.MaxConns, "nofile", nofile)
 	}
 	lim := newLimitListener(tcp, total, min(opts.MaxConnsPerIP, total), log)
-	lim.proves = firstReadProof(&opts)
+	lim.proves, lim.encrypted = firstReadProof(&opts), tlsConf != nil
 	var ln net.Listener = lim
 	if tlsConf != nil {
 		ln = tls.NewListener(ln, tlsConf)

@@ -50,7 +50,7 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 // noteFirst proves c if its first bytes do, and marks it heard if it sent
 // any.
 func (c *limitedConn) noteFirst(b []byte) {
-	if len(b) == 0 {
+	if len(b) == 0 || c.l.encrypted {
 		return
 	}
 	if c.l.proves != nil && c.trust.Load() == connUnproven && c.l.proves(b) {

@@ -55,8 +55,12 @@ func TestServeHTTP_TokenByDefault(t *testing.T) {
 		if n := strings.Count(log, token); n != 2 {
 			t.Fatalf("the token appears %d times in the server's output, want 2 (header and login URL):\n%s", n, log)
 		}
-		if !strings.Contains(log, base+"/login?t="+token+"\n") {
-			t.Fatalf("no web login URL %s/login?t=<token> in:\n%s", base, log)
+		// As docs/http.md shows it.
+		banner := "agentty serve: MCP at " + base + "/mcp; clients send the header (token kept in " + tokenPath + ")\n" +
+			"    Authorization: Bearer " + token + "\n" +
+			"agentty serve: web view: " + base + "/login?t=" + token + "\n"
+		if !strings.Contains(log, banner) {
+			t.Fatalf("no banner\n%s\nin:\n%s", banner, log)
 		}
 		if m := regexp.MustCompile(`(?m)name no setting are ignored.*$`).FindString(log); strings.Contains(m, tokenEnv) {
 			t.Fatalf("$%s, which serve -http reads, is called ignored: %s", tokenEnv, m)

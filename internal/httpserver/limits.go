@@ -88,6 +88,9 @@ type limitListener struct {
 	byIP    map[string]*ipConns // guarded by mu; entries with no connections are removed
 	logged  time.Time           // last refusal log; guarded by mu
 	unnoted int                 // refusals since then; guarded by mu
+	// The same for unproven connections closed for newcomers (trust.go).
+	displaceLogged  time.Time // guarded by mu
+	displaceUnnoted int       // guarded by mu
 }
 
 // ipConns are one address's connections; guarded by limitListener.mu.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"slices"
@@ -40,6 +41,8 @@ func TestConnLimit_SlowPeersCannotLockOut(t *testing.T) {
 		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			var logs logBuffer
+			tc.opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 			s := startServer(t, &tc.opts)
 			host := s.Addr().String()
 			hdr := map[string]string{}
@@ -53,6 +56,9 @@ func TestConnLimit_SlowPeersCannotLockOut(t *testing.T) {
 			waitOpen(t, s, DefaultMaxConnsPerIP)
 			a.waitRefused(t) // the limit is reached: newcomers displace
 			attacked := healthyWaits(t, s, hdr, 50)
+			if log := logs.String(); !strings.Contains(log, `level=WARN msg="closing HTTP connections that showed no token to make room at a limit (slow or unauthenticated clients)" closed=1 latest_from=127.0.0.1`) {
+				t.Errorf("no log line for the connections closed:\n%.2000s", log)
+			}
 			t.Logf("healthy client, median/max: unloaded %v/%v, during the attack %v/%v; attackers reconnected %d times",
 				unloaded[len(unloaded)/2], unloaded[len(unloaded)-1], attacked[len(attacked)/2], attacked[len(attacked)-1], a.reconnects.Load())
 		})
@@ -103,6 +109,24 @@ func tryPost(hc *http.Client, url string, hdr map[string]string) (int, string) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
+}
+
+// logBuffer collects a server's log across goroutines.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // slowPeers are attackers: n connections that each send start, then drip

@@ -252,6 +252,7 @@ func (l *limitListener) displaceLocked(from *ipConns) bool {
 			}
 			if victim.claim() {
 				l.dropLocked(victim)
+				l.noteDisplacedLocked(victim)
 				return true
 			}
 			// Proven meanwhile: look again.
@@ -265,4 +266,17 @@ func (l *limitListener) displaceLocked(from *ipConns) bool {
 		return true
 	}
 	return false
+}
+
+// noteDisplacedLocked logs unproven connections closed for newcomers at
+// most once per refusalLogEvery, with how many there were: a flood of
+// slow or unauthenticated peers shows in the log without flooding it.
+func (l *limitListener) noteDisplacedLocked(victim *limitedConn) {
+	l.displaceUnnoted++
+	if time.Since(l.displaceLogged) < refusalLogEvery {
+		return
+	}
+	l.log.Warn("closing HTTP connections that showed no token to make room at a limit (slow or unauthenticated clients)",
+		"closed", l.displaceUnnoted, "latest_from", victim.ip, "age", time.Since(victim.at).Round(time.Millisecond))
+	l.displaceLogged, l.displaceUnnoted = time.Now(), 0
 }

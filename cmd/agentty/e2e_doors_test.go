@@ -253,7 +253,7 @@ func TestDoors_HeldSessions(t *testing.T) {
 func TestDoors_HTTPPort(t *testing.T) {
 	t.Parallel()
 	hs := startHTTPServer(t, nil)
-	cs := hs.connect("")
+	cs := hs.connect(hs.bannerToken())
 	health := `curl -s -o /dev/null -w '%{http_code}\n' ` + strings.TrimSuffix(hs.url, "/mcp") + `/healthz; echo "curl exit $?"`
 	run := func(sandbox map[string]any) (id, out string) {
 		t.Helper()

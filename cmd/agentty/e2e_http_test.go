@@ -118,12 +118,21 @@ func TestServeHTTP_RefusesUnsafeStart(t *testing.T) {
 	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	readable := filepath.Join(t.TempDir(), "readable")
+	if err := os.WriteFile(readable, []byte("a-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(readable, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
 		want string
 	}{
-		{"all interfaces without token", []string{"serve", "-http", "0.0.0.0:0"}, "refusing to listen on a non-loopback address without a token"},
+		{"all interfaces without token", []string{"serve", "-http", "0.0.0.0:0", "-" + insecureNoTokenFlag}, "refusing to listen on a non-loopback address without a token"},
+		{"token file others can read", []string{"serve", "-http", "127.0.0.1:0", "-token-file", readable}, "is readable by other users (mode 0644)"},
+		{"no token and a token", []string{"serve", "-http", "127.0.0.1:0", "-token-file", readable, "-" + insecureNoTokenFlag}, "contradict each other"},
 		{"empty token file", []string{"serve", "-http", "0.0.0.0:0", "-token-file", empty}, "is empty"},
 		{"missing token file", []string{"serve", "-http", "127.0.0.1:0", "-token-file", empty + ".missing"}, "-token-file"},
 		{"key without cert", []string{"serve", "-http", "127.0.0.1:0", "-tls-key", empty}, "bad TLS configuration"},

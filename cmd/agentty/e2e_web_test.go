@@ -143,22 +143,25 @@ func TestWeb_LoginAndAuth(t *testing.T) {
 func TestWeb_BrowserDrivesPythonREPL(t *testing.T) {
 	t.Parallel()
 	ctx := browsertest.New(t)
-	s := startHTTPServer(t, []string{tokenEnv + "="})
+	// The server generates its token in the state directory it shares
+	// with agentty web, which finds it there, as in docs/web.md.
+	env := []string{tokenEnv + "=", "XDG_STATE_HOME=" + t.TempDir()}
+	s := startHTTPServer(t, env)
 	base := strings.TrimSuffix(s.url, "/mcp")
 	jar, _ := cookiejar.New(nil)
 	probe := &http.Client{Jar: jar}
-	get(t, probe, webLoginURL(t, []string{tokenEnv + "="}, "-http", base))
+	get(t, probe, webLoginURL(t, env, "-http", base))
 	if code, body := get(t, probe, base+"/v1/sessions"); code == http.StatusServiceUnavailable {
 		t.Skipf("the server has no console API yet (Endpoint.Console is nil): %s", body)
 	}
-	cs := s.connect("")
+	cs := s.connect(s.bannerToken())
 	cctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	var st readResult
 	if res, err := toolcall.Call(cctx, cs, "start_process", map[string]any{"argv": []string{"python3", "-q"}, "until": ">>> "}, &st); err != nil || res.IsError {
 		t.Fatalf("start_process: %v %v", err, res)
 	}
-	url := webLoginURL(t, []string{tokenEnv + "="}, "-http", base)
+	url := webLoginURL(t, env, "-http", base)
 
 	const rows = `((document.querySelector('#term .xterm-rows')||{}).textContent||'')`
 	row := `#sessions tr[data-id=` + browsertest.Quote(st.SessionID) + `]`

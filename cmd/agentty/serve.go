@@ -52,12 +52,12 @@ func serve(args []string, stderr io.Writer) int {
 	}
 	var tr core.Transport = core.Stdio{}
 	if hf.addr != "" {
-		httpOpts, err := hf.options(logger)
+		httpOpts, token, err := hf.options(logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "agentty serve: %v\n", err)
 			return 2
 		}
-		tr = core.HTTP{Options: *httpOpts}
+		tr = core.HTTP{Options: *httpOpts, Listening: func(url string) { token.banner(stderr, url) }}
 	}
 
 	// The guard starts in core.New, after the signal handlers: once it

@@ -17,7 +17,8 @@ HttpOnly cookie), then shows the sessions live.
 Without -http it asks this user's agentty daemon over its socket (the
 daemon must serve the page: agentty daemon -web 127.0.0.1:PORT). With
 -http it asks a server started with 'agentty serve -http ...': give its
-URL, and its token with -token-file or $AGENTTY_TOKEN if it has one.
+URL, and its token with -token-file or $AGENTTY_TOKEN (for a server on
+this machine, the token serve -http generated for you is found by itself).
 
 Flags:
 `

@@ -14,7 +14,7 @@ type Health struct {
 	ConnsOpen     int    `json:"conns_open"`      // HTTP connections open within the limits
 	ConnLimit     int    `json:"conn_limit"`      // the most that may be open at once
 	ConnsRefused  int64  `json:"conns_refused"`   // connections over a limit since the start
-	ConnsEvicted  int64  `json:"conns_evicted"`   // idle ones closed to make room for another address
+	ConnsEvicted  int64  `json:"conns_evicted"`   // unproven or idle ones closed to make room for a newcomer
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {

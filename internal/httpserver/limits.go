@@ -55,19 +55,31 @@ func connBudget(want int) (total int, soft uint64) {
 // in total, from the moment they are accepted (before any TLS handshake or
 // request), so no client can hold more than its share of descriptors.
 //
-// When the total is reached, a newcomer from an address holding fewer
-// connections than the busiest one takes the place of the busiest
-// address's oldest idle connection (no request in progress: not yet sent,
-// or kept alive between requests), so a flood from a few addresses cannot
-// lock out everyone else. Closing an idle connection is ordinary HTTP:
-// clients open a new one.
+// At a limit, a newcomer first takes the place of the oldest unproven
+// connection (trust.go: no request on it has shown the token or a login
+// cookie, or, without a token, none has fully arrived) of its own address
+// (per-address limit) or of any (total), so slow or unauthenticated peers
+// cannot lock out a client with credentials, even from the same address
+// (every local client is 127.0.0.1). Next, at the per-address limit, the
+// address's oldest idle connection goes; at the total, the busiest
+// address's oldest idle one, so a flood from a few addresses cannot lock
+// out everyone else. Closing an idle connection is ordinary HTTP: clients
+// open a new one. Only proven connections with a request in progress are
+// never closed for a newcomer.
 type limitListener struct {
 	net.Listener
 	total, perIP int
 	log          *slog.Logger
 
+	// proves reports whether the first bytes read from a connection prove
+	// it (trust.go); set before serving, nil for none.
+	proves func([]byte) bool
+	// encrypted: TLS sits on top, so a connection's first bytes are its
+	// handshake, which neither proves it nor shows it stalling.
+	encrypted bool
+
 	refused atomic.Int64 // connections over a limit, since the start
-	evicted atomic.Int64 // idle connections closed for a newcomer
+	evicted atomic.Int64 // connections closed for a newcomer
 
 	mu      sync.Mutex
 	seq     uint64              // accept order; guarded by mu
@@ -76,6 +88,9 @@ type limitListener struct {
 	byIP    map[string]*ipConns // guarded by mu; entries with no connections are removed
 	logged  time.Time           // last refusal log; guarded by mu
 	unnoted int                 // refusals since then; guarded by mu
+	// The same for unproven connections closed for newcomers (trust.go).
+	displaceLogged  time.Time // guarded by mu
+	displaceUnnoted int       // guarded by mu
 }
 
 // ipConns are one address's connections; guarded by limitListener.mu.
@@ -96,14 +111,16 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if lc := l.admit(c); lc != nil {
+		if lc := l.admit(c, peek(c)); lc != nil {
 			return lc, nil
 		}
 		_ = c.Close()
 	}
 }
 
-func (l *limitListener) admit(c net.Conn) net.Conn {
+// admit counts c in, making room if it must; first is what c had sent
+// when accepted (trust.go: it may prove c at once).
+func (l *limitListener) admit(c net.Conn, first []byte) net.Conn {
 	ip := remoteIP(c)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -112,10 +129,20 @@ func (l *limitListener) admit(c net.Conn) net.Conn {
 		n = &ipConns{conns: map[*limitedConn]bool{}}
 		l.byIP[ip] = n
 	}
-	if n.open < l.perIP && (l.open < l.total || l.evictLocked(n.open)) {
+	room := n.open < l.perIP && l.open < l.total
+	switch {
+	case room:
+	case n.open >= l.perIP:
+		room = l.displaceLocked(n)
+	default:
+		room = l.displaceLocked(nil) || l.evictLocked(n.open)
+	}
+	if room {
+		l.byIP[ip] = n // a displaced last connection of ip removed it
 		l.seq++
-		lc := &limitedConn{Conn: c, l: l, ip: ip, seq: l.seq}
+		lc := &limitedConn{Conn: c, l: l, ip: ip, seq: l.seq, at: time.Now()}
 		lc.idle.Store(true)
+		lc.noteFirst(first)
 		l.open++
 		n.open++
 		n.conns[lc] = true
@@ -162,10 +189,15 @@ func (l *limitListener) evictLocked(have int) bool {
 	if victim == nil {
 		return false
 	}
+	l.dropLocked(victim)
+	return true
+}
+
+// dropLocked frees victim's place and closes it for a newcomer.
+func (l *limitListener) dropLocked(victim *limitedConn) {
 	victim.once.Do(func() { l.releaseLocked(victim) })
 	_ = victim.Conn.Close() // its server goroutine sees the error and ends
 	l.evicted.Add(1)
-	return true
 }
 
 // noteRefusalLocked logs refusals at most once per refusalLogEvery, with
@@ -226,20 +258,25 @@ type limitedConn struct {
 	net.Conn
 	l     *limitListener
 	ip    string
-	seq   uint64      // accept order
-	spare string      // why it is over the limit; "" for an admitted one
-	until time.Time   // a spare connection's end: no deadline may pass it
-	idle  atomic.Bool // no request in progress (http.ConnState)
-	once  sync.Once   // releases its place
+	seq   uint64       // accept order
+	spare string       // why it is over the limit; "" for an admitted one
+	until time.Time    // a spare connection's end: no deadline may pass it
+	idle  atomic.Bool  // no request in progress (http.ConnState)
+	trust atomic.Int32 // connUnproven, connProven or connEvicting (trust.go)
+	heard atomic.Bool  // it has sent bytes: seen at accept or read (trust.go)
+	read  atomic.Bool  // the server has read from it (trust.go)
+	at    time.Time    // accepted
+	once  sync.Once    // releases its place
 }
 
+// Close frees the place once. once.Do runs only under l.mu, here and in
+// dropLocked: taking l.mu inside it would deadlock with an eviction that
+// holds l.mu and waits on the same once.
 func (c *limitedConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(func() {
-		c.l.mu.Lock()
-		c.l.releaseLocked(c)
-		c.l.mu.Unlock()
-	})
+	c.l.mu.Lock()
+	c.once.Do(func() { c.l.releaseLocked(c) })
+	c.l.mu.Unlock()
 	return err
 }
 

@@ -8,10 +8,12 @@ import (
 	"time"
 )
 
-// Connections over a limit are refused at once: the first few over it get
-// /healthz or a 503 with Retry-After, the rest are closed unanswered. The
-// limits count connections, not requests, from the moment of accept.
+// Connections over a limit that no unproven or idle connection can make
+// room for are refused at once: the first few over it get /healthz or a
+// 503 with Retry-After, the rest are closed unanswered. The limits count
+// connections, not requests, from the moment of accept.
 func TestConnLimit_RefusesOverLimit(t *testing.T) {
+	const token = "s3cret-token"
 	for _, tc := range []struct {
 		name    string
 		opts    Options
@@ -20,9 +22,9 @@ func TestConnLimit_RefusesOverLimit(t *testing.T) {
 		why     string
 		others  bool // another address is still served
 	}{
-		{"per address", Options{MaxConnsPerIP: 3}, []string{"127.0.0.2", "127.0.0.2", "127.0.0.2"}, "127.0.0.2",
+		{"per address", Options{MaxConnsPerIP: 3, Token: token, BodyTimeout: time.Minute}, []string{"127.0.0.2", "127.0.0.2", "127.0.0.2"}, "127.0.0.2",
 			"3 connections from 127.0.0.2 (limit 3)", true},
-		{"in total", Options{MaxConns: 3}, []string{"127.0.0.2", "127.0.0.3", "127.0.0.4"}, "127.0.0.5",
+		{"in total", Options{MaxConns: 3, Token: token, BodyTimeout: time.Minute}, []string{"127.0.0.2", "127.0.0.3", "127.0.0.4"}, "127.0.0.5",
 			"3 connections in total (limit 3)", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -30,8 +32,11 @@ func TestConnLimit_RefusesOverLimit(t *testing.T) {
 			addr := s.Addr().String()
 			var held []*rawConn
 			for _, ip := range tc.from {
-				held = append(held, dialRaw(t, addr, ip)) // idle: no request yet
+				c := dialRaw(t, addr, ip)
+				c.send(slowPost(addr, "Bearer "+token)) // proven, its request in progress
+				held = append(held, c)
 			}
+			waitActive(t, s, len(tc.from))
 			// The kernel hands connections to Accept in order, so these
 			// come after the held ones.
 			refusedAPI := dialRaw(t, addr, tc.spareIP)
@@ -55,7 +60,7 @@ func TestConnLimit_RefusesOverLimit(t *testing.T) {
 			if err := json.NewDecoder(resp.Body).Decode(&h); err != nil || resp.StatusCode != 200 {
 				t.Fatalf("/healthz over the limit: %q (%v)", raw, err)
 			}
-			want := Health{Status: "ok", ConnsOpen: 3, ConnLimit: cmp.Or(tc.opts.MaxConns, DefaultMaxConns), ConnsRefused: 3}
+			want := Health{Status: "ok", MCPClients: h.MCPClients, ConnsOpen: 3, ConnLimit: cmp.Or(tc.opts.MaxConns, DefaultMaxConns), ConnsRefused: 3}
 			if h != want {
 				t.Fatalf("/healthz over the limit = %+v, want %+v", h, want)
 			}
@@ -70,20 +75,21 @@ func TestConnLimit_RefusesOverLimit(t *testing.T) {
 				t.Fatalf("after a place was freed: %q", raw)
 			}
 			if tc.others {
-				catSession(s.connect(t, transports[0], clientOpts{}))
+				catSession(s.connect(t, transports[0], clientOpts{token: token}))
 			}
 		})
 	}
 }
 
 // At the total limit, a newcomer from a quieter address takes the place of
-// the busiest address's oldest idle connection; a busy connection (request
-// in progress) is never taken.
+// the oldest connection not proven by the token; a busy proven connection
+// (request in progress) is never taken.
 func TestConnLimit_EvictsBusiestIdle(t *testing.T) {
-	s := startServer(t, &Options{MaxConns: 3, BodyTimeout: time.Minute})
+	const token = "s3cret-token"
+	s := startServer(t, &Options{MaxConns: 3, BodyTimeout: time.Minute, Token: token})
 	addr := s.Addr().String()
 	busy := dialRaw(t, addr, "127.0.0.2")
-	busy.send(slowPost(addr, "")) // its request is in progress
+	busy.send(slowPost(addr, "Bearer "+token)) // its request is in progress
 	waitActive(t, s, 1)
 	oldest := dialRaw(t, addr, "127.0.0.2")
 	newer := dialRaw(t, addr, "127.0.0.2")
@@ -104,9 +110,10 @@ func TestConnLimit_EvictsBusiestIdle(t *testing.T) {
 // A spare connection cannot be held: it is closed spareLife after accept
 // whatever it does.
 func TestConnLimit_SpareConnectionsExpire(t *testing.T) {
-	s := startServer(t, &Options{MaxConnsPerIP: 1})
+	s := startServer(t, &Options{MaxConnsPerIP: 1, Token: "tok", BodyTimeout: time.Minute})
 	addr := s.Addr().String()
-	dialRaw(t, addr, "127.0.0.2")
+	dialRaw(t, addr, "127.0.0.2").send(slowPost(addr, "Bearer tok"))
+	waitActive(t, s, 1)
 	spare := dialRaw(t, addr, "127.0.0.2")
 	spare.send("GET /healthz HTTP/1.1\r\nHost: ") // and never the rest
 	raw, took := spare.untilClosed(3 * spareLife)

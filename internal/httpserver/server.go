@@ -6,7 +6,7 @@
 //
 // It is safe by default: it refuses to listen beyond loopback unless a
 // bearer token is configured, checks the token on every MCP route in
-// constant time, rejects foreign Origin headers and (through the SDK)
+// constant time, rejects foreign Origin headers and, on every route,
 // non-loopback Host headers on loopback connections, and can serve TLS.
 // It bounds what a hostile client can hold: a refusal is decided from the
 // headers and closes the connection, a body must arrive within
@@ -30,6 +30,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/agentty/agentty/internal/hostcheck"
 	"github.com/agentty/agentty/internal/peers"
 	"github.com/agentty/agentty/internal/web"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -197,6 +198,7 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 			"max_conns", total, "asked", opts.MaxConns, "nofile", nofile)
 	}
 	lim := newLimitListener(tcp, total, min(opts.MaxConnsPerIP, total), log)
+	lim.proves, lim.encrypted = firstReadProof(&opts), tlsConf != nil
 	var ln net.Listener = lim
 	if tlsConf != nil {
 		ln = tls.NewListener(ln, tlsConf)
@@ -209,9 +211,9 @@ func New(srv *mcp.Server, o *Options) (*Server, error) {
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	srv.AddReceivingMiddleware(s.bindCall)
 	s.http = &http.Server{
-		Handler:           overLimit(bodyDeadline(opts.BodyTimeout, s.handler(origins))),
+		Handler:           overLimit(hostcheck.Guard(trustedRequest(&s.opts, bodyDeadline(opts.BodyTimeout, s.handler(origins))))),
 		BaseContext:       func(net.Listener) context.Context { return s.base },
-		ConnContext:       connContext,
+		ConnContext:       connContexts,
 		ConnState:         connState,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
@@ -233,10 +235,11 @@ func (s *Server) URL() string {
 }
 
 // handler routes /mcp, /sse, /healthz, and everything else to the web view
-// (the page at /, the console API under /v1/). Every MCP route is checked
-// in this order: Origin (403), bearer token (401), then the SDK's own Host
-// check (403) and protocol handling; the web view's routes: Origin (403),
-// then the login cookie or bearer token (401).
+// (the page at /, the console API under /v1/). Every route has passed the
+// Host check (hostcheck.Guard, 403) already; then every MCP route is
+// checked in this order: Origin (403), bearer token (401), then the SDK's
+// own Host check and protocol handling; the web view's routes: Origin
+// (403), then the login cookie or bearer token (401).
 func (s *Server) handler(origins originSet) http.Handler {
 	getServer := func(*http.Request) *mcp.Server { return s.mcp }
 	// go-sdk v1.8.0 serves 2026-07-28 only from a stateless handler and the

@@ -21,6 +21,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/agentty/agentty/internal/hostcheck"
 )
 
 // DefaultTTL is how long a page stays answerable.
@@ -141,7 +143,7 @@ func (p *Pages) listen() error {
 		return err
 	}
 	p.ln = ln
-	p.srv = &http.Server{Handler: p.handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	p.srv = &http.Server{Handler: hostcheck.Guard(p.handler()), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		ErrorLog: slog.NewLogLogger(p.log.Handler(), slog.LevelDebug)}
 	p.served = make(chan struct{})
 	go func() {

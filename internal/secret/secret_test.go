@@ -139,6 +139,33 @@ func TestPages_OneTimeSecret(t *testing.T) {
 		default:
 		}
 	})
+	t.Run("foreign Host (DNS rebinding)", func(t *testing.T) {
+		pg, _ := p.Open(info)
+		defer pg.Withdraw()
+		u, _ := url.Parse(pg.URL)
+		evil := "evil.example:" + u.Port()
+		for _, method := range []string{http.MethodGet, http.MethodPost} {
+			form := url.Values{"secret": {"x"}, "csrf": {pg.csrf}}
+			req, _ := http.NewRequest(method, pg.URL, strings.NewReader(form.Encode()))
+			req.Host = evil
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Origin", "http://"+evil)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusForbidden || !strings.Contains(string(body), "DNS rebinding") {
+				t.Fatalf("%s with Host %s: %d %q, want 403", method, evil, res.StatusCode, body)
+			}
+		}
+		select {
+		case <-pg.Done():
+			t.Fatal("a post with a foreign Host settled the page")
+		default:
+		}
+	})
 	t.Run("expired", func(t *testing.T) {
 		short := New(Options{TTL: 20 * time.Millisecond})
 		defer short.Close()

@@ -34,6 +34,9 @@ const httpShutdownGrace = ShutdownWait * 2 / 3
 // unsafe start at once.
 type HTTP struct {
 	Options HTTPOptions // ShutdownGrace 0: within ShutdownWait; Logger nil: the server's
+	// Listening, if set, is called with the server's URL (scheme://host:port)
+	// once it listens, before it serves.
+	Listening func(url string)
 }
 
 // Serve implements Transport: it listens, then serves until ctx ends.
@@ -53,5 +56,8 @@ func (t HTTP) Serve(ctx context.Context, ep Endpoint) error {
 	}
 	ep.Logger.Info("agentty serving MCP over HTTP", "version", ep.Version, "pid", os.Getpid(),
 		"url", hs.URL()+"/mcp", "sse", hs.URL()+"/sse", "web", hs.URL()+"/", "auth", o.Token != "")
+	if t.Listening != nil {
+		t.Listening(hs.URL())
+	}
 	return hs.Serve(ctx)
 }

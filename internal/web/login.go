@@ -93,9 +93,22 @@ func (l *Logins) Redeem(token string) (cookie string, ok bool) {
 	if !found || !now.Before(exp) {
 		return "", false
 	}
-	cookie = randomToken()
+	return l.openLocked(now), true
+}
+
+// Open starts a browser session without a login token, for a client that
+// proved itself otherwise (the server's bearer token), and returns its
+// cookie value.
+func (l *Logins) Open() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.openLocked(l.now())
+}
+
+func (l *Logins) openLocked(now time.Time) string {
+	cookie := randomToken()
 	put(l.sessions, sha256.Sum256([]byte(cookie)), now.Add(CookieTTL), maxSessions, now)
-	return cookie, true
+	return cookie
 }
 
 // Valid reports whether cookie is an unexpired session's value.

@@ -124,8 +124,15 @@ const loggedOutPage = `<!doctype html><meta charset="utf-8"><title>agentty: log 
 
 // login redeems a login token: it sets the session cookie and sends the
 // browser to /, without the token in the address bar.
+//
+// The token may also be the server's bearer token: the URL serve -http
+// prints at start, which works as long as the token does (as Jupyter's).
 func (h *handler) login(w http.ResponseWriter, r *http.Request) {
-	cookie, ok := h.o.Logins.Redeem(r.URL.Query().Get("t"))
+	t := r.URL.Query().Get("t")
+	cookie, ok := h.o.Logins.Redeem(t)
+	if !ok && h.token(t) {
+		cookie, ok = h.o.Logins.Open(), true
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	if !ok {
@@ -142,11 +149,17 @@ func (h *handler) login(w http.ResponseWriter, r *http.Request) {
 // allowed reports whether r carries a live login cookie or the bearer
 // token.
 func (h *handler) allowed(r *http.Request) bool {
-	if c, err := r.Cookie(cookieName(r)); err == nil && h.o.Logins.Valid(c.Value) {
+	if LoggedIn(r, h.o.Logins) {
 		return true
 	}
 	scheme, got, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
 	return ok && strings.EqualFold(scheme, "Bearer") && h.token(strings.TrimSpace(got))
+}
+
+// LoggedIn reports whether r carries a live login cookie of l.
+func LoggedIn(r *http.Request, l *Logins) bool {
+	c, err := r.Cookie(cookieName(r))
+	return err == nil && l.Valid(c.Value)
 }
 
 // authed answers 401 unless the request is allowed.

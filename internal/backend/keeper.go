@@ -1,0 +1,193 @@
+package backend
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/proctree"
+)
+
+// A session no cgroup holds has a keeper (proctree.RunKeeper): a child
+// subreaper between agentty and the program, so that whatever the session
+// starts stays below it however it escapes (env -i, setsid, double forks),
+// and it ends that whole tree when agentty closes its control socket or
+// dies. agentty still sees the program itself as the session's root (its
+// pid, its process group, its exit); the keeper reports the exit, since
+// only a parent can wait for a process.
+
+// keeperReady bounds the wait for the keeper's report of the program's
+// start: a Go process starting on a loaded machine can be slow.
+const keeperReady = 10 * time.Second
+
+// keeperGone bounds how long ending a keeper waits for it to exit: its own
+// sweep is bounded (5 s), so longer means it is stuck.
+const keeperGone = 15 * time.Second
+
+// ErrKeeper is a keeper that did not do its part.
+var ErrKeeper = errors.New("session keeper failed")
+
+// kept is a program started through its keeper.
+type kept struct {
+	proc *os.Process // the keeper
+	conn *net.UnixConn
+	pid  int // the program's
+
+	exited chan struct{} // closed when the program's exit was reported (or never will be)
+	status exitReport    // set before exited closes
+	gone   chan struct{} // closed when the keeper closed its end: it has exited
+	once   sync.Once
+}
+
+// exitReport is the program's end as the keeper saw it.
+type exitReport struct {
+	ok     bool
+	status syscall.WaitStatus
+	ru     rootUsage
+}
+
+// startKept starts cmd through the keeper (exe and args, then the mode,
+// the count of cmd's extra files, cmd's path and argv) on start's thread,
+// sends it cmd's environment and waits for its report of the program's
+// start. The keeper inherits cmd's stdio, directory and extra files and
+// passes them on; its own environment is agentty's.
+func startKept(cmd *exec.Cmd, keeper []string, start func(func())) (*kept, error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("keeper socket: %w", err)
+	}
+	theirs := os.NewFile(uintptr(fds[1]), "keeper-control")
+	defer theirs.Close()
+	ours := os.NewFile(uintptr(fds[0]), "keeper-control")
+	c, err := net.FileConn(ours)
+	ours.Close()
+	if err != nil {
+		return nil, fmt.Errorf("keeper socket: %w", err)
+	}
+	conn := c.(*net.UnixConn)
+	mode := "group"
+	if cmd.SysProcAttr != nil && cmd.SysProcAttr.Setsid {
+		mode = "tty"
+	}
+	args := append(slices.Clone(keeper), mode, strconv.Itoa(len(cmd.ExtraFiles)), cmd.Path)
+	program := cmd.Env
+	if program == nil {
+		program = os.Environ() // exec.Cmd's meaning of nil
+	}
+	env, wire := proctree.KeeperEnv(os.Environ(), program)
+	kc := &exec.Cmd{
+		Path: keeper[0], Args: append(args, cmd.Args...), Dir: cmd.Dir, Env: env,
+		Stdin: cmd.Stdin, Stdout: cmd.Stdout, Stderr: cmd.Stderr,
+		ExtraFiles: append(slices.Clone(cmd.ExtraFiles), theirs),
+		// SIGTERM at agentty's death makes the keeper end its tree; its
+		// own group keeps a terminal's signals aimed at agentty off it.
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},
+	}
+	start(func() { err = kc.Start() })
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	theirs.Close()
+	k := &kept{proc: kc.Process, conn: conn, exited: make(chan struct{}), gone: make(chan struct{})}
+	_ = conn.SetDeadline(time.Now().Add(keeperReady))
+	r := bufio.NewReader(conn)
+	var line string
+	if _, err = conn.Write(wire); err == nil {
+		line, err = r.ReadString('\n')
+	}
+	_ = conn.SetDeadline(time.Time{})
+	word, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+	n, nerr := strconv.Atoi(arg)
+	switch {
+	case err == nil && nerr == nil && word == "ok" && n > 0:
+		k.pid = n
+	case err == nil && nerr == nil && word == "err":
+		k.abandon()
+		return nil, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: syscall.Errno(n)}
+	default:
+		k.abandon()
+		return nil, fmt.Errorf("%w: no report of the start (%q): %v", ErrKeeper, line, err)
+	}
+	// Reaped by the server's reaper, as an orphan would be; its exit is
+	// seen on the socket, so the handle is not needed.
+	_ = kc.Process.Release()
+	go k.read(r)
+	return k, nil
+}
+
+// abandon kills a keeper that failed to start the program and reaps it.
+func (k *kept) abandon() {
+	k.conn.Close()
+	_ = k.proc.Kill()
+	_, _ = k.proc.Wait()
+}
+
+// read takes the program's exit report, then waits for the keeper's end.
+// It returns at EOF: the keeper exits once its tree is empty, when told
+// to end it (end), or when agentty dies.
+func (k *kept) read(r *bufio.Reader) {
+	defer close(k.gone)
+	defer k.conn.Close()
+	reported := false
+	defer func() {
+		if !reported {
+			close(k.exited)
+		}
+	}()
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		f := strings.Fields(line)
+		if reported || len(f) != 4 || f[0] != "exit" {
+			continue
+		}
+		st, err1 := strconv.ParseUint(f[1], 10, 32)
+		cpu, err2 := strconv.ParseInt(f[2], 10, 64)
+		rss, err3 := strconv.ParseInt(f[3], 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil {
+			continue
+		}
+		k.status = exitReport{ok: true, status: syscall.WaitStatus(st),
+			ru: rootUsage{cpu: time.Duration(cpu) * time.Microsecond, maxRSS: rss * 1024}}
+		reported = true
+		close(k.exited)
+	}
+}
+
+// wait returns the program's exit once the keeper reported it.
+func (k *kept) wait(ru *rootUsage) (Exit, error) {
+	<-k.exited
+	if !k.status.ok {
+		return Exit{Code: -1}, fmt.Errorf("%w: it ended without reporting how process %d ended", ErrKeeper, k.pid)
+	}
+	*ru = k.status.ru
+	return exitOf(k.status.status), nil
+}
+
+// end tells the keeper to kill its whole tree (EOF on its socket) and
+// waits for it to exit. Safe to call more than once.
+func (k *kept) end() error {
+	k.once.Do(func() { _ = k.conn.CloseWrite() })
+	t := time.NewTimer(keeperGone)
+	defer t.Stop()
+	select {
+	case <-k.gone:
+		return nil
+	case <-t.C:
+		return fmt.Errorf("%w: keeper of process %d still running %v after it was told to end", ErrKeeper, k.pid, keeperGone)
+	}
+}

@@ -40,9 +40,10 @@ var ErrKeeper = errors.New("session keeper failed")
 
 // kept is a program started through its keeper.
 type kept struct {
-	proc *os.Process // the keeper
-	conn *net.UnixConn
-	pid  int // the program's
+	proc   *os.Process // the keeper, released once it reported the start
+	keeper int         // its pid (Release clears proc's)
+	conn   *net.UnixConn
+	pid    int // the program's
 
 	exited chan struct{} // closed when the program's exit was reported (or never will be)
 	status exitReport    // set before exited closes
@@ -57,11 +58,12 @@ type exitReport struct {
 	ru     rootUsage
 }
 
-// startKept starts cmd through the keeper (exe and args, then the mode,
-// the count of cmd's extra files, cmd's path and argv) on start's thread,
-// sends it cmd's environment and waits for its report of the program's
-// start. The keeper inherits cmd's stdio, directory and extra files and
-// passes them on; its own environment is agentty's.
+// startKept starts cmd through the keeper (exe and args, then the count
+// of cmd's extra files, cmd's path and argv) on start's thread, sends it
+// the rest of cmd (proctree.KeptStart: environment, terminal, namespaces)
+// and waits for its report of the program's start. The keeper inherits
+// cmd's stdio, directory and extra files and passes them on; its own
+// environment is agentty's.
 func startKept(cmd *exec.Cmd, keeper []string, start func(func())) (*kept, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -76,18 +78,22 @@ func startKept(cmd *exec.Cmd, keeper []string, start func(func())) (*kept, error
 		return nil, fmt.Errorf("keeper socket: %w", err)
 	}
 	conn := c.(*net.UnixConn)
-	mode := "group"
-	if cmd.SysProcAttr != nil && cmd.SysProcAttr.Setsid {
-		mode = "tty"
+	ks := proctree.KeptStart{Env: cmd.Env}
+	if ks.Env == nil {
+		ks.Env = os.Environ() // exec.Cmd's meaning of nil
 	}
-	args := append(slices.Clone(keeper), mode, strconv.Itoa(len(cmd.ExtraFiles)), cmd.Path)
-	program := cmd.Env
-	if program == nil {
-		program = os.Environ() // exec.Cmd's meaning of nil
+	if a := cmd.SysProcAttr; a != nil {
+		ks.TTY, ks.Cloneflags, ks.AmbientCaps = a.Setsid, a.Cloneflags, a.AmbientCaps
+		ks.UidMappings, ks.GidMappings, ks.GidMappingsEnableSetgroups = a.UidMappings, a.GidMappings, a.GidMappingsEnableSetgroups
 	}
-	env, wire := proctree.KeeperEnv(os.Environ(), program)
+	wire, err := ks.Wire()
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	args := append(slices.Clone(keeper), strconv.Itoa(len(cmd.ExtraFiles)), cmd.Path)
 	kc := &exec.Cmd{
-		Path: keeper[0], Args: append(args, cmd.Args...), Dir: cmd.Dir, Env: env,
+		Path: keeper[0], Args: append(args, cmd.Args...), Dir: cmd.Dir, Env: proctree.KeeperEnv(os.Environ()),
 		Stdin: cmd.Stdin, Stdout: cmd.Stdout, Stderr: cmd.Stderr,
 		ExtraFiles: append(slices.Clone(cmd.ExtraFiles), theirs),
 		// SIGTERM at agentty's death makes the keeper end its tree; its
@@ -100,7 +106,7 @@ func startKept(cmd *exec.Cmd, keeper []string, start func(func())) (*kept, error
 		return nil, err
 	}
 	theirs.Close()
-	k := &kept{proc: kc.Process, conn: conn, exited: make(chan struct{}), gone: make(chan struct{})}
+	k := &kept{proc: kc.Process, keeper: kc.Process.Pid, conn: conn, exited: make(chan struct{}), gone: make(chan struct{})}
 	_ = conn.SetDeadline(time.Now().Add(keeperReady))
 	r := bufio.NewReader(conn)
 	var line string

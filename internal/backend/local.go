@@ -61,7 +61,7 @@ func (t *localTree) Terminate(ctx context.Context, grace time.Duration) error {
 	// left, whatever escaped the marker and the process groups.
 	var err error
 	if grace > 0 && ctx.Err() == nil {
-		_, err = proctree.TerminateUnder(ctx, t.kept.proc.Pid, t.pid, t.marker, grace)
+		_, err = proctree.TerminateUnder(ctx, t.kept.keeper, t.pid, t.marker, grace)
 	}
 	return errors.Join(err, t.kept.end())
 }

@@ -4,14 +4,19 @@ import (
 	"os"
 	"testing"
 
+	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/sandbox"
 )
 
 // TestMain lets this test binary be the sandbox helper its sandboxed
-// children re-execute (see internal/sandbox), or signalsChild.
+// children re-execute (see internal/sandbox), a session's keeper, or
+// signalsChild.
 func TestMain(m *testing.M) {
 	if sandbox.IsHelper(os.Args) {
 		os.Exit(sandbox.Main())
+	}
+	if len(os.Args) > 2 && os.Args[1] == proctree.KeeperArg {
+		os.Exit(proctree.RunKeeper(os.Args[2:]))
 	}
 	if os.Getenv(signalsChildEnv) != "" {
 		os.Exit(signalsChild())

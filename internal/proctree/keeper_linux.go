@@ -5,6 +5,7 @@ package proctree
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,17 +25,16 @@ import (
 
 // RunKeeper is the body of the hidden keeper subcommand, the parent of one
 // session's program when no cgroup holds the session, and returns the
-// process exit code. args are the words after the subcommand: the mode
-// (see keptCommand), the count of extra files, the program's path and
-// argv.
+// process exit code. args are the words after the subcommand: the count
+// of extra files, the program's path and argv.
 //
 // The keeper is a child subreaper: every process of the session that
 // loses its parent, whatever it did to its environment, process group or
 // session (env -i, setsid, double forks), is reparented to the keeper
 // rather than to agentty, so the keeper's descendants are exactly the
-// session's processes. It reads the program's environment from the
-// control socket (the fd after the extra files: "env N\n" and N bytes of
-// NUL-terminated entries; its own environment is agentty's, so nothing
+// session's processes. It reads the rest of the start (KeptStart: the
+// environment, the terminal, namespaces) from the control socket, the fd
+// after the extra files (its own environment is agentty's, so nothing
 // looking for a session's variables finds the keeper), starts the program
 // on its own stdio and extra files, reports "ok PID" or "err ERRNO" on
 // the control socket, then reports the program's exit,
@@ -43,13 +43,13 @@ import (
 // arrives (its parent-death signal), it SIGKILLs its whole tree until
 // nothing is left, then exits.
 func RunKeeper(args []string) int {
-	if len(args) < 4 {
-		fmt.Fprintln(os.Stderr, "proctree: keeper: usage: MODE EXTRA PATH ARGV0 [ARG...]")
+	if len(args) < 3 {
+		fmt.Fprintln(os.Stderr, "proctree: keeper: usage: EXTRA PATH ARGV0 [ARG...]")
 		return 2
 	}
-	extra, err := strconv.Atoi(args[1])
+	extra, err := strconv.Atoi(args[0])
 	if err != nil || extra < 0 {
-		fmt.Fprintf(os.Stderr, "proctree: keeper: bad extra file count %q\n", args[1])
+		fmt.Fprintf(os.Stderr, "proctree: keeper: bad extra file count %q\n", args[0])
 		return 2
 	}
 	ctl := os.NewFile(uintptr(3+extra), "keeper-control")
@@ -66,12 +66,12 @@ func RunKeeper(args []string) int {
 		return 1
 	}
 	r := bufio.NewReader(ctl)
-	env, err := readEnv(r)
+	ks, err := readStart(r)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "proctree: keeper: %v\n", err)
 		return 2
 	}
-	cmd := keptCommand(args[0], args[2], args[3:], extra, env)
+	cmd := ks.command(args[1], args[2:], extra)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(ctl, "err %d\n", errnoOf(err))
 		return 1
@@ -118,45 +118,79 @@ func RunKeeper(args []string) int {
 	}
 }
 
-// keptCommand is the program as the keeper starts it: mode "tty" makes it
-// the leader of a new session with fd 0 as its controlling terminal,
-// "group" the leader of a new process group.
-func keptCommand(mode, path string, argv []string, extra int, env []string) *exec.Cmd {
-	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if mode == "tty" {
+// KeptStart is what a keeper needs besides the program's path and argv
+// to start it as agentty would have: the environment, and the parts of
+// its SysProcAttr a start sets (a terminal, namespaces).
+type KeptStart struct {
+	Env []string
+	// TTY makes the program the leader of a new session with fd 0 as its
+	// controlling terminal; otherwise it leads a new process group.
+	TTY         bool
+	Cloneflags  uintptr
+	UidMappings []syscall.SysProcIDMap
+	GidMappings []syscall.SysProcIDMap
+	// GidMappingsEnableSetgroups is SysProcAttr's.
+	GidMappingsEnableSetgroups bool
+	AmbientCaps                []uintptr
+}
+
+// Wire is s as the keeper reads it: "start N\n" and N bytes of JSON.
+func (s KeptStart) Wire() ([]byte, error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte("start "+strconv.Itoa(len(b))+"\n"), b...), nil
+}
+
+// maxKeptStart bounds what a keeper reads; exec takes less.
+const maxKeptStart = 64 << 20
+
+func readStart(r *bufio.Reader) (KeptStart, error) {
+	var s KeptStart
+	line, err := r.ReadString('\n')
+	if err != nil {
+		return s, fmt.Errorf("read the start: %w", err)
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(line), "start "))
+	if err != nil || n < 0 || n > maxKeptStart {
+		return s, fmt.Errorf("bad start header %q", line)
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return s, fmt.Errorf("read the start: %w", err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, fmt.Errorf("read the start: %w", err)
+	}
+	return s, nil
+}
+
+// command is the program as the keeper starts it, on the keeper's stdio
+// and extra files, with a parent-death signal bound to the keeper's
+// locked thread.
+func (s KeptStart) command(path string, argv []string, extra int) *exec.Cmd {
+	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Cloneflags: s.Cloneflags,
+		UidMappings: s.UidMappings, GidMappings: s.GidMappings,
+		GidMappingsEnableSetgroups: s.GidMappingsEnableSetgroups, AmbientCaps: s.AmbientCaps}
+	if s.TTY {
 		attr.Setsid, attr.Setctty, attr.Ctty = true, true, 0
 	} else {
 		attr.Setpgid = true
 	}
-	cmd := &exec.Cmd{Path: path, Args: argv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, SysProcAttr: attr,
-		Env: env}
+	cmd := &exec.Cmd{Path: path, Args: argv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, SysProcAttr: attr, Env: s.Env}
 	for i := range extra {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(3+i), "extra"))
 	}
 	return cmd
 }
 
-// readEnv reads the program's environment: "env N\n", then N bytes of
-// NUL-terminated entries.
-func readEnv(r *bufio.Reader) ([]string, error) {
-	line, err := r.ReadString('\n')
-	if err != nil {
-		return nil, fmt.Errorf("read the environment: %w", err)
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(line), "env "))
-	if err != nil || n < 0 || n > maxKeptEnv {
-		return nil, fmt.Errorf("bad environment header %q", line)
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return nil, fmt.Errorf("read the environment: %w", err)
-	}
-	env := strings.Split(string(b), "\x00")
-	return env[:len(env)-1], nil // after the last NUL: nothing
+// KeeperEnv is env without any session marker: a keeper's own
+// environment, so the guard's sweep, which kills by marker, leaves the
+// keeper to end its tree.
+func KeeperEnv(env []string) []string {
+	return withoutEnv(env, EnvKey)
 }
-
-// maxKeptEnv bounds the environment a keeper accepts; exec takes less.
-const maxKeptEnv = 64 << 20
 
 func errnoOf(err error) int {
 	var errno syscall.Errno

@@ -137,3 +137,40 @@ func TestServe_OrphansEndWithoutCgroups(t *testing.T) {
 		})
 	}
 }
+
+// Without cgroups, what a run_command run leaves behind ends with the run,
+// however it left the tree.
+func TestRunCommand_OrphansEndWithoutCgroups(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, "-cgroups=false")
+	tag := fmt.Sprintf("4006.%06d", rand.IntN(1e6))
+	var r struct {
+		ExitCode *int `json:"exit_code"`
+	}
+	s.call("run_command", map[string]any{"argv": []string{"bash", "-c",
+		`(env -i /usr/bin/setsid /bin/sleep ` + tag + ` >/dev/null 2>&1 </dev/null &); ` +
+			`while ! pgrep -f "^/bin/sleep ` + tag + `$" >/dev/null; do sleep 0.01; done`}}, &r)
+	if r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Fatalf("run ended with %v", r.ExitCode)
+	}
+	for _, pid := range pidsRunning([]string{"/bin/sleep", tag}) {
+		waitGone(t, pid)
+	}
+}
+
+// pidsRunning lists the live processes running argv.
+func pidsRunning(argv []string) []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cl, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if err == nil && !isZombie(pid) && string(bytes.TrimRight(cl, "\x00")) == strings.Join(argv, "\x00") {
+			out = append(out, pid)
+		}
+	}
+	return out
+}

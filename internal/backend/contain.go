@@ -291,8 +291,10 @@ type rootUsage struct {
 
 // Containment reports how the tree is held; without a box, by parentage.
 func (t *localTree) Containment() contain.Report {
-	if t.box == nil {
-		return contain.Report{Kind: contain.KindProcessTree, Reason: "containment is not configured"}
+	r := contain.Report{Kind: contain.KindProcessTree, Reason: "containment is not configured"}
+	if t.box != nil {
+		r = t.box.snapshot()
 	}
-	return t.box.snapshot()
+	r.Keeper = t.kept != nil
+	return r
 }

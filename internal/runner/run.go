@@ -293,9 +293,10 @@ func supervise(ctx context.Context, p backend.Process, o Options) (ex backend.Ex
 		cancel()
 	}()
 	ex, err = p.Wait()
-	if p.Containment().Kind == contain.KindCgroup {
-		// The run has its own cgroup: whatever it left behind (a
-		// daemon, a `setsid` child) ends with it, by one cgroup.kill.
+	if c := p.Containment(); c.Kind == contain.KindCgroup || c.Keeper {
+		// The run has its own cgroup or keeper: whatever it left behind
+		// (a daemon, a `setsid` child) ends with it, by one cgroup.kill
+		// or the keeper's kill of its tree.
 		tctx, cancel := context.WithTimeout(context.Background(), killWait)
 		if terr := p.Terminate(tctx, 0); terr != nil && err == nil {
 			err = fmt.Errorf("end what the run left behind: %w", terr)

@@ -49,6 +49,9 @@ type kept struct {
 	status exitReport    // set before exited closes
 	gone   chan struct{} // closed when the keeper closed its end: it has exited
 	once   sync.Once
+
+	mu   sync.Mutex
+	then func() // guarded by mu: called once exited closes (onExit)
 }
 
 // exitReport is the program's end as the keeper saw it.
@@ -149,7 +152,7 @@ func (k *kept) read(r *bufio.Reader) {
 	reported := false
 	defer func() {
 		if !reported {
-			close(k.exited)
+			k.exit()
 		}
 	}()
 	for {
@@ -170,8 +173,37 @@ func (k *kept) read(r *bufio.Reader) {
 		k.status = exitReport{ok: true, status: syscall.WaitStatus(st),
 			ru: rootUsage{cpu: time.Duration(cpu) * time.Microsecond, maxRSS: rss * 1024}}
 		reported = true
-		close(k.exited)
+		k.exit()
 	}
+}
+
+// exit publishes the program's end and calls back whoever waits for it.
+func (k *kept) exit() {
+	k.mu.Lock()
+	close(k.exited)
+	f := k.then
+	k.then = nil
+	k.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+// onExit calls f (which must not block) once the program's exit is
+// reported, at once if it was. The report comes from the keeper, which
+// reaped the program: a pidfd opened by its pid now could pin a process
+// that recycled the pid.
+func (k *kept) onExit(f func()) {
+	k.mu.Lock()
+	select {
+	case <-k.exited:
+		k.mu.Unlock()
+		f()
+		return
+	default:
+	}
+	k.then = f
+	k.mu.Unlock()
 }
 
 // wait returns the program's exit once the keeper reported it.

@@ -61,8 +61,8 @@ func keptOf(p Process) *kept {
 }
 
 // Through a keeper the program is still the root: its pid (its parent the
-// keeper), its environment and output, its exit code or signal; the
-// keeper exits by itself once the program has.
+// keeper), its environment and output, its exit (OnExit, Wait: code or
+// signal); the keeper exits by itself once the program has.
 func TestKeeper_ReportsTheProgram(t *testing.T) {
 	cases := []struct {
 		name, script string
@@ -84,6 +84,15 @@ func TestKeeper_ReportsTheProgram(t *testing.T) {
 			k := keptOf(p)
 			if k == nil || p.PID() != k.pid || p.PID() == k.keeper {
 				t.Fatalf("%s/%s: not started through a keeper (%+v)", tc.name, p.Kind(), k)
+			}
+			called := make(chan struct{})
+			if err := p.OnExit(func() { close(called) }); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-called:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s/%s: OnExit never called", tc.name, p.Kind())
 			}
 			got, err := p.Wait()
 			if err != nil || got != tc.want {

@@ -97,4 +97,10 @@ func (t *localTree) kill() {
 }
 
 // OnExit implements Process.
-func (t *localTree) OnExit(f func()) error { return exits.watch(t.pid, f) }
+func (t *localTree) OnExit(f func()) error {
+	if t.kept != nil {
+		t.kept.onExit(f)
+		return nil
+	}
+	return exits.watch(t.pid, f)
+}

@@ -7,7 +7,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,13 +60,98 @@ type exitReport struct {
 	ru     rootUsage
 }
 
-// startKept starts cmd through the keeper (exe and args, then the count
-// of cmd's extra files, cmd's path and argv) on start's thread, sends it
-// the rest of cmd (proctree.KeptStart: environment, terminal, namespaces)
-// and waits for its report of the program's start. The keeper inherits
-// cmd's stdio, directory and extra files and passes them on; its own
-// environment is agentty's.
+// startKept starts cmd through a keeper (exe and args: spec.Keeper): a
+// spare one started before, if there is one, and starts the spare for the
+// next start, both on start's thread. It sends the keeper cmd
+// (proctree.KeptStart) with cmd's stdio and extra files and waits for its
+// report of the program's start.
 func startKept(cmd *exec.Cmd, keeper []string, start func(func())) (*kept, error) {
+	ks := proctree.KeptStart{Path: cmd.Path, Argv: cmd.Args, Dir: cmd.Dir, Env: cmd.Env}
+	if ks.Env == nil {
+		ks.Env = os.Environ() // exec.Cmd's meaning of nil
+	}
+	if a := cmd.SysProcAttr; a != nil {
+		ks.TTY, ks.Cloneflags, ks.AmbientCaps = a.Setsid, a.Cloneflags, a.AmbientCaps
+		ks.UidMappings, ks.GidMappings, ks.GidMappingsEnableSetgroups = a.UidMappings, a.GidMappings, a.GidMappingsEnableSetgroups
+	}
+	var fds []int
+	for _, x := range []any{cmd.Stdin, cmd.Stdout, cmd.Stderr} {
+		f, ok := x.(*os.File)
+		if !ok {
+			return nil, fmt.Errorf("%w: stdio must be files", ErrKeeper)
+		}
+		fds = append(fds, int(f.Fd()))
+	}
+	for _, f := range cmd.ExtraFiles {
+		fds = append(fds, int(f.Fd()))
+	}
+	ks.Files = len(fds)
+	header, body, err := ks.Wire()
+	if err != nil {
+		return nil, err
+	}
+	key := strings.Join(keeper, "\x00")
+	sp, pooled := spares.take(key), true
+	if sp == nil {
+		if sp, err = newSpare(keeper, start); err != nil {
+			return nil, err
+		}
+		pooled = false
+	}
+	k, refused, err := sp.begin(header, unix.UnixRights(fds...), body, cmd.Path)
+	if err != nil && pooled && !refused {
+		// The spare died while it waited (killed by hand): a new one.
+		if sp, err = newSpare(keeper, start); err != nil {
+			return nil, err
+		}
+		k, _, err = sp.begin(header, unix.UnixRights(fds...), body, cmd.Path)
+	}
+	// The next start's keeper, started once this program runs: its Go
+	// runtime starts while this session runs, not within the next one's
+	// start.
+	if next, nerr := newSpare(keeper, start); nerr == nil {
+		spares.put(key, next)
+	}
+	return k, err
+}
+
+// spare is a keeper started before it is needed, waiting for its start.
+type spare struct {
+	proc *os.Process
+	conn *net.UnixConn
+}
+
+// spareSet holds at most one spare per keeper command. A spare nobody
+// takes ends with agentty: its socket's EOF when agentty's process exits,
+// or its parent-death signal.
+type spareSet struct {
+	mu   sync.Mutex
+	idle map[string]*spare
+}
+
+var spares = &spareSet{idle: map[string]*spare{}}
+
+func (s *spareSet) take(key string) *spare {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sp := s.idle[key]
+	delete(s.idle, key)
+	return sp
+}
+
+func (s *spareSet) put(key string, sp *spare) {
+	s.mu.Lock()
+	old := s.idle[key]
+	s.idle[key] = sp
+	s.mu.Unlock()
+	if old != nil {
+		old.abandon()
+	}
+}
+
+// newSpare starts a keeper on start's thread (its parent-death signal is
+// bound to that thread) with its socket on fd 3.
+func newSpare(keeper []string, start func(func())) (*spare, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("keeper socket: %w", err)
@@ -80,40 +164,39 @@ func startKept(cmd *exec.Cmd, keeper []string, start func(func())) (*kept, error
 	if err != nil {
 		return nil, fmt.Errorf("keeper socket: %w", err)
 	}
-	conn := c.(*net.UnixConn)
-	ks := proctree.KeptStart{Env: cmd.Env}
-	if ks.Env == nil {
-		ks.Env = os.Environ() // exec.Cmd's meaning of nil
-	}
-	if a := cmd.SysProcAttr; a != nil {
-		ks.TTY, ks.Cloneflags, ks.AmbientCaps = a.Setsid, a.Cloneflags, a.AmbientCaps
-		ks.UidMappings, ks.GidMappings, ks.GidMappingsEnableSetgroups = a.UidMappings, a.GidMappings, a.GidMappingsEnableSetgroups
-	}
-	wire, err := ks.Wire()
-	if err != nil {
-		conn.Close()
-		return nil, err
-	}
-	args := append(slices.Clone(keeper), strconv.Itoa(len(cmd.ExtraFiles)), cmd.Path)
 	kc := &exec.Cmd{
-		Path: keeper[0], Args: append(args, cmd.Args...), Dir: cmd.Dir, Env: proctree.KeeperEnv(os.Environ()),
-		Stdin: cmd.Stdin, Stdout: cmd.Stdout, Stderr: cmd.Stderr,
-		ExtraFiles: append(slices.Clone(cmd.ExtraFiles), theirs),
+		Path: keeper[0], Args: keeper, Env: proctree.KeeperEnv(os.Environ()), ExtraFiles: []*os.File{theirs},
 		// SIGTERM at agentty's death makes the keeper end its tree; its
 		// own group keeps a terminal's signals aimed at agentty off it.
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},
 	}
 	start(func() { err = kc.Start() })
 	if err != nil {
-		conn.Close()
-		return nil, err
+		c.Close()
+		return nil, fmt.Errorf("start keeper: %w", err)
 	}
-	theirs.Close()
-	k := &kept{proc: kc.Process, keeper: kc.Process.Pid, conn: conn, exited: make(chan struct{}), gone: make(chan struct{})}
+	return &spare{proc: kc.Process, conn: c.(*net.UnixConn)}, nil
+}
+
+// abandon ends a spare nobody will use, or one that failed, and reaps it.
+func (sp *spare) abandon() {
+	sp.conn.Close()
+	_ = sp.proc.Kill()
+	_, _ = sp.proc.Wait()
+}
+
+// begin sends the start and waits for the keeper's report; refused says
+// the keeper answered that the program could not start.
+func (sp *spare) begin(header, rights, body []byte, path string) (k *kept, refused bool, err error) {
+	conn := sp.conn
 	_ = conn.SetDeadline(time.Now().Add(keeperReady))
 	r := bufio.NewReader(conn)
 	var line string
-	if _, err = conn.Write(wire); err == nil {
+	_, _, err = conn.WriteMsgUnix(header, rights, nil)
+	if err == nil {
+		_, err = conn.Write(body)
+	}
+	if err == nil {
 		line, err = r.ReadString('\n')
 	}
 	_ = conn.SetDeadline(time.Time{})
@@ -121,26 +204,19 @@ func startKept(cmd *exec.Cmd, keeper []string, start func(func())) (*kept, error
 	n, nerr := strconv.Atoi(arg)
 	switch {
 	case err == nil && nerr == nil && word == "ok" && n > 0:
-		k.pid = n
 	case err == nil && nerr == nil && word == "err":
-		k.abandon()
-		return nil, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: syscall.Errno(n)}
+		sp.abandon()
+		return nil, true, &os.PathError{Op: "fork/exec", Path: path, Err: syscall.Errno(n)}
 	default:
-		k.abandon()
-		return nil, fmt.Errorf("%w: no report of the start (%q): %v", ErrKeeper, line, err)
+		sp.abandon()
+		return nil, false, fmt.Errorf("%w: no report of the start (%q): %v", ErrKeeper, line, err)
 	}
+	k = &kept{proc: sp.proc, keeper: sp.proc.Pid, conn: conn, pid: n, exited: make(chan struct{}), gone: make(chan struct{})}
 	// Reaped by the server's reaper, as an orphan would be; its exit is
 	// seen on the socket, so the handle is not needed.
-	_ = kc.Process.Release()
+	_ = sp.proc.Release()
 	go k.read(r)
-	return k, nil
-}
-
-// abandon kills a keeper that failed to start the program and reaps it.
-func (k *kept) abandon() {
-	k.conn.Close()
-	_ = k.proc.Kill()
-	_, _ = k.proc.Wait()
+	return k, false, nil
 }
 
 // read takes the program's exit report, then waits for the keeper's end.

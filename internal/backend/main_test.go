@@ -15,8 +15,8 @@ func TestMain(m *testing.M) {
 	if sandbox.IsHelper(os.Args) {
 		os.Exit(sandbox.Main())
 	}
-	if len(os.Args) > 2 && os.Args[1] == proctree.KeeperArg {
-		os.Exit(proctree.RunKeeper(os.Args[2:]))
+	if len(os.Args) == 2 && os.Args[1] == proctree.KeeperArg {
+		os.Exit(proctree.RunKeeper(nil))
 	}
 	if os.Getenv(signalsChildEnv) != "" {
 		os.Exit(signalsChild())

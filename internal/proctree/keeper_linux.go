@@ -3,7 +3,7 @@
 package proctree
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,34 +25,29 @@ import (
 
 // RunKeeper is the body of the hidden keeper subcommand, the parent of one
 // session's program when no cgroup holds the session, and returns the
-// process exit code. args are the words after the subcommand: the count
-// of extra files, the program's path and argv.
+// process exit code. It takes no arguments: everything comes over its
+// control socket, fd 3.
 //
 // The keeper is a child subreaper: every process of the session that
 // loses its parent, whatever it did to its environment, process group or
 // session (env -i, setsid, double forks), is reparented to the keeper
 // rather than to agentty, so the keeper's descendants are exactly the
-// session's processes. It reads the rest of the start (KeptStart: the
-// environment, the terminal, namespaces) from the control socket, the fd
-// after the extra files (its own environment is agentty's, so nothing
-// looking for a session's variables finds the keeper), starts the program
-// on its own stdio and extra files, reports "ok PID" or "err ERRNO" on
-// the control socket, then reports the program's exit,
-// reaps everything it adopts, and exits once its tree is empty. When the
-// control socket reaches EOF (agentty closed it, or died) or SIGTERM
-// arrives (its parent-death signal), it SIGKILLs its whole tree until
-// nothing is left, then exits.
+// session's processes. agentty starts it before it is needed (a spare, so
+// that a Go process's start is not part of a session's); it waits for the
+// start (KeptStart, with the program's stdio and extra files attached as
+// SCM_RIGHTS; its own environment is agentty's, so nothing looking for a
+// session's variables finds it), starts the program, reports "ok PID" or
+// "err ERRNO" on the socket, then reports the program's exit, reaps
+// everything it adopts, and exits once its tree is empty. When the socket
+// reaches EOF (agentty closed it, or died) or SIGTERM arrives (its
+// parent-death signal), it SIGKILLs its whole tree until nothing is left,
+// then exits; a spare that EOF finds unused just exits.
 func RunKeeper(args []string) int {
-	if len(args) < 3 {
-		fmt.Fprintln(os.Stderr, "proctree: keeper: usage: EXTRA PATH ARGV0 [ARG...]")
+	if len(args) != 0 {
+		fmt.Fprintln(os.Stderr, "proctree: keeper: takes no arguments")
 		return 2
 	}
-	extra, err := strconv.Atoi(args[0])
-	if err != nil || extra < 0 {
-		fmt.Fprintf(os.Stderr, "proctree: keeper: bad extra file count %q\n", args[0])
-		return 2
-	}
-	ctl := os.NewFile(uintptr(3+extra), "keeper-control")
+	ctl := os.NewFile(3, "keeper-control")
 	// The program's parent-death signal fires when the thread that forked
 	// it ends; this goroutine keeps its thread for the keeper's life.
 	runtime.LockOSThread()
@@ -61,18 +56,27 @@ func RunKeeper(args []string) int {
 	signal.Notify(term, syscall.SIGTERM)
 	chld := make(chan os.Signal, 1)
 	signal.Notify(chld, syscall.SIGCHLD)
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		fmt.Fprintf(ctl, "err %d\n", errnoOf(err))
-		return 1
+	subErr := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	ks, files, err := receiveStart(ctl)
+	if errors.Is(err, io.EOF) {
+		return 0 // a spare agentty no longer needs
 	}
-	r := bufio.NewReader(ctl)
-	ks, err := readStart(r)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "proctree: keeper: %v\n", err)
 		return 2
 	}
-	cmd := ks.command(args[1], args[2:], extra)
-	if err := cmd.Start(); err != nil {
+	if subErr != nil {
+		fmt.Fprintf(ctl, "err %d\n", errnoOf(subErr))
+		return 1
+	}
+	cmd := ks.command(files)
+	err = cmd.Start()
+	// The keeper must not hold the session's terminal or pipes: their end
+	// is how agentty sees the program's output end.
+	for _, f := range files {
+		f.Close()
+	}
+	if err != nil {
 		fmt.Fprintf(ctl, "err %d\n", errnoOf(err))
 		return 1
 	}
@@ -81,22 +85,12 @@ func RunKeeper(args []string) int {
 		killTree(protectSelf(), reapAll)
 		return 1
 	}
-	// The keeper must not hold the session's terminal or pipes: their end
-	// is how agentty sees the program's output end.
-	for _, f := range cmd.ExtraFiles {
-		f.Close()
-	}
-	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
-		for fd := range 3 {
-			_ = unix.Dup2(int(null.Fd()), fd)
-		}
-		null.Close()
-	}
 	eof := make(chan struct{})
 	go func() {
 		// Ends with the process: at EOF it closes eof and returns.
+		buf := make([]byte, 64)
 		for {
-			if _, err := r.ReadByte(); err != nil {
+			if _, err := ctl.Read(buf); err != nil {
 				close(eof)
 				return
 			}
@@ -118,11 +112,15 @@ func RunKeeper(args []string) int {
 	}
 }
 
-// KeptStart is what a keeper needs besides the program's path and argv
-// to start it as agentty would have: the environment, and the parts of
-// its SysProcAttr a start sets (a terminal, namespaces).
+// KeptStart is the start a keeper makes: the program and everything of
+// its exec.Cmd a start sets (directory, environment, a terminal,
+// namespaces). Its Files descriptors (stdin, stdout, stderr, then the
+// extra files) travel with it as SCM_RIGHTS.
 type KeptStart struct {
-	Env []string
+	Path string
+	Argv []string
+	Dir  string
+	Env  []string
 	// TTY makes the program the leader of a new session with fd 0 as its
 	// controlling terminal; otherwise it leads a new process group.
 	TTY         bool
@@ -132,44 +130,85 @@ type KeptStart struct {
 	// GidMappingsEnableSetgroups is SysProcAttr's.
 	GidMappingsEnableSetgroups bool
 	AmbientCaps                []uintptr
+	Files                      int
 }
 
-// Wire is s as the keeper reads it: "start N\n" and N bytes of JSON.
-func (s KeptStart) Wire() ([]byte, error) {
-	b, err := json.Marshal(s)
+// Wire is s as the keeper reads it: a header ("start N\n"), to be sent
+// with the descriptors attached, then N bytes of JSON.
+func (s KeptStart) Wire() (header, body []byte, err error) {
+	body, err = json.Marshal(s)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return append([]byte("start "+strconv.Itoa(len(b))+"\n"), b...), nil
+	return []byte("start " + strconv.Itoa(len(body)) + "\n"), body, nil
 }
 
 // maxKeptStart bounds what a keeper reads; exec takes less.
 const maxKeptStart = 64 << 20
 
-func readStart(r *bufio.Reader) (KeptStart, error) {
+// maxKeptFiles bounds the descriptors a start brings.
+const maxKeptFiles = 64
+
+// receiveStart waits for the start on ctl: io.EOF if agentty closed the
+// socket first.
+func receiveStart(ctl *os.File) (KeptStart, []*os.File, error) {
 	var s KeptStart
-	line, err := r.ReadString('\n')
+	buf := make([]byte, 4096)
+	oob := make([]byte, unix.CmsgSpace(maxKeptFiles*4))
+	var n, oobn int
+	var err error
+	for {
+		n, oobn, _, _, err = unix.Recvmsg(int(ctl.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
 	if err != nil {
-		return s, fmt.Errorf("read the start: %w", err)
+		return s, nil, fmt.Errorf("read the start: %w", err)
 	}
-	n, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(line), "start "))
-	if err != nil || n < 0 || n > maxKeptStart {
-		return s, fmt.Errorf("bad start header %q", line)
+	if n == 0 {
+		return s, nil, io.EOF
 	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return s, fmt.Errorf("read the start: %w", err)
+	var files []*os.File
+	msgs, _ := unix.ParseSocketControlMessage(oob[:oobn])
+	for _, m := range msgs {
+		fds, err := unix.ParseUnixRights(&m)
+		if err != nil {
+			continue
+		}
+		for _, fd := range fds {
+			files = append(files, os.NewFile(uintptr(fd), "kept"))
+		}
 	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("read the start: %w", err)
+	fail := func(err error) (KeptStart, []*os.File, error) {
+		for _, f := range files {
+			f.Close()
+		}
+		return s, nil, err
 	}
-	return s, nil
+	head, rest, ok := bytes.Cut(buf[:n], []byte("\n"))
+	size, err := strconv.Atoi(strings.TrimPrefix(string(head), "start "))
+	if !ok || err != nil || size < 0 || size > maxKeptStart {
+		return fail(fmt.Errorf("bad start header %q", head))
+	}
+	body := make([]byte, size)
+	k := copy(body, rest)
+	if _, err := io.ReadFull(ctl, body[k:]); err != nil {
+		return fail(fmt.Errorf("read the start: %w", err))
+	}
+	if err := json.Unmarshal(body, &s); err != nil {
+		return fail(fmt.Errorf("read the start: %w", err))
+	}
+	if s.Files < 3 || len(files) != s.Files {
+		return fail(fmt.Errorf("the start brought %d descriptors, not %d", len(files), s.Files))
+	}
+	return s, files, nil
 }
 
-// command is the program as the keeper starts it, on the keeper's stdio
-// and extra files, with a parent-death signal bound to the keeper's
-// locked thread.
-func (s KeptStart) command(path string, argv []string, extra int) *exec.Cmd {
+// command is the program as the keeper starts it, on files (stdin,
+// stdout, stderr, extra files), with a parent-death signal bound to the
+// keeper's locked thread.
+func (s KeptStart) command(files []*os.File) *exec.Cmd {
 	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Cloneflags: s.Cloneflags,
 		UidMappings: s.UidMappings, GidMappings: s.GidMappings,
 		GidMappingsEnableSetgroups: s.GidMappingsEnableSetgroups, AmbientCaps: s.AmbientCaps}
@@ -178,11 +217,8 @@ func (s KeptStart) command(path string, argv []string, extra int) *exec.Cmd {
 	} else {
 		attr.Setpgid = true
 	}
-	cmd := &exec.Cmd{Path: path, Args: argv, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, SysProcAttr: attr, Env: s.Env}
-	for i := range extra {
-		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(3+i), "extra"))
-	}
-	return cmd
+	return &exec.Cmd{Path: s.Path, Args: s.Argv, Dir: s.Dir, Env: s.Env, Stdin: files[0], Stdout: files[1], Stderr: files[2],
+		ExtraFiles: files[3:], SysProcAttr: attr}
 }
 
 // KeeperEnv is env without any session marker: a keeper's own

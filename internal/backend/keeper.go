@@ -166,6 +166,7 @@ func newSpare(keeper []string, start func(func())) (*spare, error) {
 	}
 	kc := &exec.Cmd{
 		Path: keeper[0], Args: keeper, Env: proctree.KeeperEnv(os.Environ()), ExtraFiles: []*os.File{theirs},
+		Stderr: os.Stderr, // its complaints go to agentty's log
 		// SIGTERM at agentty's death makes the keeper end its tree; its
 		// own group keeps a terminal's signals aimed at agentty off it.
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM},

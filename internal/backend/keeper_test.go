@@ -124,9 +124,12 @@ func TestKeeper_StartFails(t *testing.T) {
 }
 
 // What the program leaves when it exits keeps running, however it left
-// the tree, until Terminate; then it ends, and so does the keeper.
+// the tree, until Terminate; then it ends, and so does the keeper. Looped:
+// the escapee's reparenting races the program's exit.
 func TestKeeper_TerminateEndsEscapees(t *testing.T) {
-	for _, start := range []func(Spec, func(func()), Sink) (Process, error){StartPTY, StartPipe} {
+	starts := []func(Spec, func(func()), Sink) (Process, error){StartPTY, StartPipe}
+	for i := range 40 {
+		start := starts[i%2]
 		var c collector
 		sp := keptSpec(t, `(env -i setsid sh -c 'echo "escaped=$$"; exec sleep 300 </dev/null >/dev/null 2>&1' &)`)
 		p, err := start(sp, direct, c.sink)

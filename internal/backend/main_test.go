@@ -18,6 +18,11 @@ func TestMain(m *testing.M) {
 	if len(os.Args) == 2 && os.Args[1] == proctree.KeeperArg {
 		os.Exit(proctree.RunKeeper(nil))
 	}
+	// A -race binary sleeps 1 s at exit by default: this binary is also
+	// the keepers' executable, and tests wait for keepers to exit.
+	if os.Getenv("GORACE") == "" {
+		os.Setenv("GORACE", "atexit_sleep_ms=0")
+	}
 	if os.Getenv(signalsChildEnv) != "" {
 		os.Exit(signalsChild())
 	}

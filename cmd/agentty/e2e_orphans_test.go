@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -147,30 +148,22 @@ func TestRunCommand_OrphansEndWithoutCgroups(t *testing.T) {
 	var r struct {
 		ExitCode *int `json:"exit_code"`
 	}
+	ready := filepath.Join(t.TempDir(), "ready")
+	// The run ends once the orphan runs: it writes its pid to ready just
+	// before it becomes sleep.
 	s.call("run_command", map[string]any{"argv": []string{"bash", "-c",
-		`(env -i /usr/bin/setsid /bin/sleep ` + tag + ` >/dev/null 2>&1 </dev/null &); ` +
-			`while ! pgrep -f "^/bin/sleep ` + tag + `$" >/dev/null; do sleep 0.01; done`}}, &r)
+		`(env -i /usr/bin/setsid /bin/sh -c 'echo $$ > "$0"; exec /bin/sleep ` + tag + `' "` + ready + `" >/dev/null 2>&1 </dev/null &); ` +
+			`while [ ! -s "` + ready + `" ]; do sleep 0.01; done`}}, &r)
 	if r.ExitCode == nil || *r.ExitCode != 0 {
 		t.Fatalf("run ended with %v", r.ExitCode)
 	}
-	for _, pid := range pidsRunning([]string{"/bin/sleep", tag}) {
-		waitGone(t, pid)
+	b, err := os.ReadFile(ready)
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-// pidsRunning lists the live processes running argv.
-func pidsRunning(argv []string) []int {
-	var out []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cl, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		if err == nil && !isZombie(pid) && string(bytes.TrimRight(cl, "\x00")) == strings.Join(argv, "\x00") {
-			out = append(out, pid)
-		}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	waitGone(t, pid)
 }

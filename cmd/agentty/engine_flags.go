@@ -122,7 +122,7 @@ func (e *engineFlags) coreConfig(logger *slog.Logger) (core.Config, error) {
 		scfg.Store = &stOpts
 	}
 	if exe, err := os.Executable(); err == nil {
-		scfg.Guard = &core.GuardConfig{Exe: exe, Args: []string{guardstart.Arg}}
+		scfg.Guard = &core.GuardConfig{Exe: exe, Args: []string{guardstart.Arg}, Keeper: []string{guardstart.KeeperArg}}
 		scfg.Askpass = &core.AskpassConfig{Exe: exe}
 	}
 	return scfg, nil

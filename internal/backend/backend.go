@@ -80,6 +80,12 @@ type Spec struct {
 	// Contain holds the tree in a cgroup, under limits and a sandbox
 	// (local only); nil keeps process-tree tracking alone.
 	Contain *Contain
+	// Keeper is the executable and arguments that run proctree.RunKeeper
+	// (agentty's own, "__keeper"). A tree no cgroup holds is started
+	// through a keeper, which holds every process it starts however it
+	// escapes; nil starts the program directly (tests of packages whose
+	// binary cannot be a keeper).
+	Keeper []string
 }
 
 // Sink receives output chunks. It is called from the pump goroutine and must

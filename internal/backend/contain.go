@@ -45,24 +45,35 @@ type box struct {
 
 // startContained starts cmd as spec.Contain says, on the spawner thread
 // through start: in its own cgroup (placed there at clone time), through
-// the sandbox helper when the profile needs one. On any failure after the
-// fork it kills and reaps the child and removes its group.
-func startContained(cmd *exec.Cmd, spec Spec, start func(func())) (*box, error) {
+// the sandbox helper when the profile needs one, and through a keeper
+// (spec.Keeper) when no cgroup holds it. On any failure after the fork it
+// kills and reaps the child and removes its group.
+func startContained(cmd *exec.Cmd, spec Spec, start func(func())) (*box, *kept, error) {
 	// As from a terminal: SIGHUP and SIGINT at their defaults, whatever
 	// agentty was started with.
 	proctree.ChildDefaults()
+	var k *kept
+	run := func() error {
+		if len(spec.Keeper) == 0 {
+			var err error
+			start(func() { err = cmd.Start() })
+			return err
+		}
+		var err error
+		k, err = startKept(cmd, spec.Keeper, start)
+		return err
+	}
 	c := spec.Contain
 	if c == nil {
-		var err error
-		start(func() { err = cmd.Start() })
-		return nil, tooLong(spec, err)
+		err := tooLong(spec, run()) // before k is read: run sets it
+		return nil, k, err
 	}
 	b := &box{report: contain.Report{Kind: contain.KindProcessTree, Reason: c.NoCgroup, Limits: c.Profile.Limits,
 		Sandbox: applied(c.Profile)}}
 	if c.Cgroups != nil {
 		g, err := c.Cgroups.New(c.Group, cgroupLimits(c.Profile.Limits))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		b.group = g
 		b.report.Kind, b.report.Reason, b.report.Cgroup = contain.KindCgroup, "", g.Dir()
@@ -73,11 +84,15 @@ func startContained(cmd *exec.Cmd, spec Spec, start func(func())) (*box, error) 
 		var err error
 		if l, err = sandbox.Prepare(cmd, c.Profile); err != nil {
 			b.drop()
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	var err error
-	start(func() { err = cmd.Start() })
+	if b.group != nil {
+		start(func() { err = cmd.Start() })
+	} else {
+		err = run()
+	}
 	if err != nil && b.group != nil && errors.Is(err, unix.ENOSYS) {
 		// No clone3 (kernel < 5.7): start, then move the root in. Its
 		// children forked before the move stay outside.
@@ -94,14 +109,16 @@ func startContained(cmd *exec.Cmd, spec Spec, start func(func())) (*box, error) 
 		err = l.Started(err)
 	}
 	if err != nil {
-		if cmd.Process != nil {
+		if k != nil {
+			_ = k.end()
+		} else if cmd.Process != nil {
 			_ = cmd.Process.Kill()
 			_, _ = cmd.Process.Wait()
 		}
 		b.drop()
-		return nil, tooLong(spec, err)
+		return nil, nil, tooLong(spec, err)
 	}
-	return b, nil
+	return b, k, nil
 }
 
 // applied names the sandbox parts of p for the report.
@@ -275,8 +292,10 @@ type rootUsage struct {
 
 // Containment reports how the tree is held; without a box, by parentage.
 func (t *localTree) Containment() contain.Report {
-	if t.box == nil {
-		return contain.Report{Kind: contain.KindProcessTree, Reason: "containment is not configured"}
+	r := contain.Report{Kind: contain.KindProcessTree, Reason: "containment is not configured"}
+	if t.box != nil {
+		r = t.box.snapshot()
 	}
-	return t.box.snapshot()
+	r.Keeper = t.kept != nil
+	return r
 }

@@ -8,9 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/agentty/agentty/internal/cgroup"
 	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/proctree"
 )
 
 // reportQuantiles reports the median and 95th percentile of ds.
@@ -33,8 +36,11 @@ func benchParent(b *testing.B) *cgroup.Parent {
 }
 
 // BenchmarkStart measures starting /bin/true and collecting its exit,
-// plain against a cgroup and against a cgroup with the full sandbox
-// (Landlock, private network, no_new_privs, rlimits).
+// plain against a cgroup, a cgroup with the full sandbox (Landlock,
+// private network, no_new_privs, rlimits) and a keeper (what a session no
+// cgroup holds gets). The keeper is $AGENTTY_BENCH_KEEPER (an agentty
+// binary: its keeper runs before the heavy package inits, see
+// guardstart) or else this test binary, which runs every init first.
 func BenchmarkStart(b *testing.B) {
 	sandboxed := contain.Profile{
 		Limits:  contain.Limits{AddressSpace: 1 << 30, CPUSeconds: 60, FileSize: 1 << 30, OpenFiles: 1024, NoCoreDumps: true},
@@ -42,11 +48,20 @@ func BenchmarkStart(b *testing.B) {
 	}
 	noNetns := sandboxed
 	noNetns.Sandbox.NoNetwork = false
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if k := os.Getenv("AGENTTY_BENCH_KEEPER"); k != "" {
+		exe = k
+	}
 	for _, tc := range []struct {
 		name    string
 		cgroup  bool
 		profile *contain.Profile
-	}{{"plain", false, nil}, {"cgroup", true, nil}, {"cgroup+landlock+rlimits", true, &noNetns}, {"cgroup+sandbox", true, &sandboxed}} {
+		keeper  bool
+	}{{"plain", false, nil, false}, {"keeper", false, nil, true}, {"cgroup", true, nil, false},
+		{"cgroup+landlock+rlimits", true, &noNetns, false}, {"cgroup+sandbox", true, &sandboxed, false}} {
 		b.Run(tc.name, func(b *testing.B) {
 			var parent *cgroup.Parent
 			if tc.cgroup {
@@ -55,6 +70,9 @@ func BenchmarkStart(b *testing.B) {
 			var ds []time.Duration
 			for i := 0; b.Loop(); i++ {
 				sp := Spec{Path: "/bin/true", Argv: []string{"true"}, Dir: "/", Env: os.Environ()}
+				if tc.keeper {
+					sp.Keeper = []string{exe, proctree.KeeperArg}
+				}
 				if parent != nil {
 					sp.Contain = &Contain{Cgroups: parent, Group: "b" + itoa(i)}
 					if tc.profile != nil {
@@ -70,6 +88,11 @@ func BenchmarkStart(b *testing.B) {
 					b.Fatal(err)
 				}
 				ds = append(ds, time.Since(t0))
+				if k := keptOf(p); k != nil {
+					<-k.gone
+					var ws unix.WaitStatus // this test process runs no orphan reaper
+					_, _ = unix.Wait4(k.keeper, &ws, 0, nil)
+				}
 				p.Close()
 			}
 			reportQuantiles(b, ds)

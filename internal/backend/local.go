@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"syscall"
 	"time"
 
@@ -18,9 +20,13 @@ import (
 // that leads its own process group, and the marker its tree inherits, so
 // proctree can end the whole tree.
 type localTree struct {
-	pid    int    // cmd.Process.Pid, kept: Release clears it
+	pid    int    // the program's
 	marker string // Spec.Marker
 	box    *box   // nil: no containment configured (see contain.go)
+	// Exactly one of proc (the program, our child) and kept (its keeper,
+	// see keeper.go) is set.
+	proc *os.Process
+	kept *kept
 	// ports keeps the last scan of listening sockets (see listening.go).
 	ports ports.Scanner
 	// probe keeps the /proc files of the input-wait probe open between
@@ -47,9 +53,54 @@ func (t *localTree) Terminate(ctx context.Context, grace time.Duration) error {
 	if t.box != nil && t.box.group != nil {
 		return t.box.terminate(ctx, t.pid, grace)
 	}
-	_, err := proctree.Terminate(ctx, t.pid, t.marker, grace)
-	return err
+	if t.kept == nil {
+		_, err := proctree.Terminate(ctx, t.pid, t.marker, grace)
+		return err
+	}
+	// The grace first, as for any tree; then the keeper ends what is
+	// left, whatever escaped the marker and the process groups.
+	var err error
+	if grace > 0 && ctx.Err() == nil {
+		_, err = proctree.TerminateUnder(ctx, t.kept.keeper, t.pid, t.marker, grace)
+	}
+	return errors.Join(err, t.kept.end())
+}
+
+// setRoot records the started program: cmd's process, or the one k
+// started.
+func (t *localTree) setRoot(cmd *exec.Cmd, k *kept) {
+	t.kept = k
+	if k != nil {
+		t.pid = k.pid
+		return
+	}
+	t.proc = cmd.Process
+	t.pid = cmd.Process.Pid
+}
+
+// waitRoot waits for the program's exit, reaping it when it is our child.
+func (t *localTree) waitRoot(ru *rootUsage) (Exit, error) {
+	if t.kept != nil {
+		return t.kept.wait(ru)
+	}
+	return waitExit(t.proc, ru)
+}
+
+// kill ends a tree whose start failed half-way.
+func (t *localTree) kill() {
+	if t.kept != nil {
+		_ = t.kept.end()
+		return
+	}
+	_ = t.proc.Kill()
+	_, _ = t.proc.Wait()
 }
 
 // OnExit implements Process.
-func (t *localTree) OnExit(f func()) error { return exits.watch(t.pid, f) }
+func (t *localTree) OnExit(f func()) error {
+	if t.kept != nil {
+		t.kept.onExit(f)
+		return nil
+	}
+	return exits.watch(t.pid, f)
+}

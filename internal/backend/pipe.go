@@ -70,7 +70,8 @@ func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
 		Stdin: inR, Stdout: outW, Stderr: errW,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	}
-	p.box, err = startContained(p.cmd, spec, start)
+	var k *kept
+	p.box, k, err = startContained(p.cmd, spec, start)
 	closeAll(inR, outW) // the child holds its ends now
 	if errW != outW {
 		errW.Close()
@@ -79,14 +80,13 @@ func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
 		closeAll(append(readers, inW)...)
 		return nil, err
 	}
-	p.pid = p.cmd.Process.Pid
+	p.setRoot(p.cmd, k)
 	streams := []outlog.Stream{outlog.Stdout, outlog.Stderr}
 	for i, f := range readers {
 		pu, err := newPump(f, streams[i], sink, 0)
 		if err != nil {
 			closeAll(append(readers, inW)...)
-			_ = p.cmd.Process.Kill()
-			_, _ = p.cmd.Process.Wait()
+			p.kill()
 			return nil, err
 		}
 		pu.grow = true
@@ -171,7 +171,7 @@ func (p *pipeProcess) Drained() <-chan struct{} { return p.done }
 
 func (p *pipeProcess) Wait() (Exit, error) {
 	var ru rootUsage
-	ex, err := waitExit(p.cmd.Process, &ru)
+	ex, err := p.waitRoot(&ru)
 	p.probe.Close()
 	p.box.noteExit(ex, ru)
 	for _, pu := range p.pumps {

@@ -72,12 +72,13 @@ func StartPTY(spec Spec, start func(func()), sink Sink) (Process, error) {
 			Pdeathsig: syscall.SIGKILL,
 		},
 	}
-	p.box, err = startContained(p.cmd, spec, start)
+	var k *kept
+	p.box, k, err = startContained(p.cmd, spec, start)
 	if err != nil {
 		master.Close()
 		return nil, err
 	}
-	p.pid = p.cmd.Process.Pid
+	p.setRoot(p.cmd, k)
 	if p.pump, err = newPump(master, outlog.Stdout, sink, ttySlack); err != nil {
 		p.killAndClose()
 		return nil, err
@@ -157,7 +158,7 @@ func (p *ptyProcess) Drained() <-chan struct{} { return p.pump.done }
 
 func (p *ptyProcess) Wait() (Exit, error) {
 	var ru rootUsage
-	ex, err := waitExit(p.cmd.Process, &ru)
+	ex, err := p.waitRoot(&ru)
 	p.probe.Close()
 	p.box.noteExit(ex, ru)
 	p.pump.collect()
@@ -165,8 +166,7 @@ func (p *ptyProcess) Wait() (Exit, error) {
 }
 
 func (p *ptyProcess) killAndClose() {
-	_ = p.cmd.Process.Kill()
-	_, _ = p.cmd.Process.Wait()
+	p.kill()
 	p.Close()
 }
 

@@ -17,6 +17,12 @@ import (
 // how it ended, its output and its containment report.
 func runContained(t *testing.T, dir string, p contain.Profile, argv ...string) (Exit, string, contain.Report) {
 	t.Helper()
+	return runKept(t, nil, dir, p, argv...)
+}
+
+// runKept is runContained through keeper (nil: none).
+func runKept(t *testing.T, keeper []string, dir string, p contain.Profile, argv ...string) (Exit, string, contain.Report) {
+	t.Helper()
 	path := argv[0]
 	if !filepath.IsAbs(path) {
 		var err error
@@ -25,7 +31,7 @@ func runContained(t *testing.T, dir string, p contain.Profile, argv ...string) (
 		}
 	}
 	sp := Spec{Path: path, Argv: argv, Dir: dir, Env: os.Environ(), MergeStderr: true,
-		Contain: &Contain{Profile: p, NoCgroup: "test"}}
+		Contain: &Contain{Profile: p, NoCgroup: "test"}, Keeper: keeper}
 	var c collector
 	pr, err := StartPipe(sp, direct, c.sink)
 	if err != nil {

@@ -78,6 +78,9 @@ type Report struct {
 	Usage *Usage
 	// EndedBy names the limit that ended the session (EndedBy*), "" if none.
 	EndedBy string
+	// Keeper: without a cgroup, a keeper process holds the tree, so its
+	// membership is exact too (backend, keeper.go).
+	Keeper bool
 }
 
 // Usage is what a contained session used; -1 where unknown.

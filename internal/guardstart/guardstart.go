@@ -29,8 +29,16 @@ import (
 // Arg is the one argument that makes agentty's executable the guard.
 const Arg = "__guard"
 
+// KeeperArg is the one argument that makes agentty's executable a
+// session's keeper (proctree.RunKeeper), which, like the guard, idles for
+// its session's whole life.
+const KeeperArg = proctree.KeeperArg
+
 func init() {
 	if len(os.Args) == 2 && os.Args[1] == Arg {
 		os.Exit(proctree.RunGuard())
+	}
+	if len(os.Args) == 2 && os.Args[1] == KeeperArg {
+		os.Exit(proctree.RunKeeper(nil))
 	}
 }

@@ -304,8 +304,11 @@ func (t *tools) kill(ctx context.Context, s *session.Session) {
 }
 
 // runDone is the result of a run that ended: the whole output (head and
-// tail when long), how it ended, the rounds and any note.
+// tail when long), how it ended, the rounds and any note. What the program
+// left running (a setsid'd or double-forked child) is ended first, as a
+// plain run_command ends it: a run is over when its result is sent.
 func (t *tools) runDone(ctx context.Context, s *session.Session, in RunInput, st runState, answered int, note string) (RunResult, error) {
+	t.kill(ctx, s)
 	maxOut := in.MaxOutputBytes
 	if maxOut == 0 {
 		maxOut = 100 << 10

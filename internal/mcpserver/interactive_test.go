@@ -79,6 +79,25 @@ func TestRunCommand_Interactive(t *testing.T) {
 				t.Fatalf("child %d survived the decline", pid)
 			}
 		})
+		t.Run("normal end kills what it left/"+version, func(t *testing.T) {
+			p := &person{answers: map[string]string{"name? ": "carol"}}
+			h := newPersonHarness(t, version, p.options(), Options{})
+			var r RunResult
+			h.run("run_command", map[string]any{"argv": []string{"bash", "--norc", "-c",
+				`setsid sleep 300 </dev/null >/dev/null 2>&1 & echo "child=$!"; read -p "name? " a; echo "got $a"`}, "interactive": true}, &r)
+			if r.ExitCode == nil || *r.ExitCode != 0 || r.Rounds == nil || *r.Rounds != 1 || !strings.Contains(r.Stdout.Text, "got carol") {
+				t.Fatalf("result %+v", r)
+			}
+			m := regexp.MustCompile(`child=(\d+)`).FindStringSubmatch(r.Stdout.Text)
+			if m == nil {
+				t.Fatalf("output %q", r.Stdout.Text)
+			}
+			// Plain run_command and start_process's terminate end it; so
+			// does the run's normal end, before the result is sent.
+			if pid, _ := strconv.Atoi(m[1]); alive(pid) {
+				t.Fatalf("child %d survived the run's end", pid)
+			}
+		})
 		t.Run("round cap/"+version, func(t *testing.T) {
 			p := &person{answers: map[string]string{"more? ": "x"}}
 			h := newPersonHarness(t, version, p.options(), Options{})

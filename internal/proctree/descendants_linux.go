@@ -29,12 +29,12 @@ func Descendants(root int, marker string) ([]Proc, error) {
 	if err := checkRoot(root, prot); err != nil {
 		return nil, err
 	}
-	return descendants(root, marker, prot)
+	return descendants(os.Getpid(), root, marker, prot)
 }
 
-func descendants(root int, marker string, prot protected) ([]Proc, error) {
+func descendants(parent, root int, marker string, prot protected) ([]Proc, error) {
 	var roots []int
-	if trustRoot(root, marker) {
+	if trustRoot(parent, root, marker) {
 		roots = []int{root}
 	}
 	var match func([]byte) bool
@@ -64,9 +64,11 @@ func markerEntry(marker string) string {
 	return EnvKey + "=" + marker
 }
 
-// trustRoot reports whether root's tree belongs to the session. Without a
-// marker there is nothing to check against and the caller's word is taken.
-func trustRoot(root int, marker string) bool {
+// trustRoot reports whether root's tree belongs to the session: root is
+// parent's child (parent is this process, or the session's keeper) or
+// carries the marker. Without a marker there is nothing to check against
+// and the caller's word is taken.
+func trustRoot(parent, root int, marker string) bool {
 	if root <= 0 {
 		return false
 	}
@@ -78,9 +80,9 @@ func trustRoot(root int, marker string) bool {
 		return false
 	}
 	// A child of ours cannot have been recycled: its pid stays reserved until
-	// we reap it. Checking this first also covers a root that exec'd with a
-	// scrubbed environment.
-	if st.PPID == os.Getpid() {
+	// we reap it (nor a child of the keeper, until it does). Checking this
+	// first also covers a root that exec'd with a scrubbed environment.
+	if st.PPID == parent {
 		return true
 	}
 	var r envReader

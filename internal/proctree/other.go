@@ -76,3 +76,14 @@ func RunGuard() int {
 
 // IgnoresSIGTERM is unknown outside Linux: it relies on /proc.
 func IgnoresSIGTERM(pid int) bool { return false }
+
+// RunKeeper is unsupported outside Linux.
+func RunKeeper(args []string) int {
+	fmt.Fprintln(os.Stderr, ErrUnsupported)
+	return 2
+}
+
+// TerminateUnder is unsupported outside Linux: it relies on /proc and pidfds.
+func TerminateUnder(ctx context.Context, parent, root int, marker string, grace time.Duration) (int, error) {
+	return 0, ErrUnsupported
+}

@@ -5,6 +5,7 @@ package proctree
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -32,6 +33,13 @@ const retryPause = 10 * time.Millisecond
 // It returns the number of distinct processes signalled, and ErrSurvivors if
 // some outlived the SIGKILL wait. Calling it on a dead tree is a no-op.
 func Terminate(ctx context.Context, root int, marker string, grace time.Duration) (int, error) {
+	return TerminateUnder(ctx, os.Getpid(), root, marker, grace)
+}
+
+// TerminateUnder is Terminate for a root that is parent's child (a
+// session's keeper's) rather than this process's: the root is trusted, as
+// a child of ours is, while parent is its parent.
+func TerminateUnder(ctx context.Context, parent, root int, marker string, grace time.Duration) (int, error) {
 	prot := protectSelf()
 	if err := checkRoot(root, prot); err != nil {
 		return 0, err
@@ -39,7 +47,7 @@ func Terminate(ctx context.Context, root int, marker string, grace time.Duration
 	k := newKiller(prot)
 	defer k.close()
 	find := func() ([]Proc, []int, error) {
-		procs, err := descendants(root, marker, prot)
+		procs, err := descendants(parent, root, marker, prot)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -47,7 +55,7 @@ func Terminate(ctx context.Context, root int, marker string, grace time.Duration
 		// recycled, and members that scrubbed their environment and lost
 		// their parent are reachable only through it.
 		var groups []int
-		if trustRoot(root, marker) {
+		if trustRoot(parent, root, marker) {
 			if st, err := readStat(root); err == nil {
 				groups = append(groups, st.PGID)
 			}

@@ -108,6 +108,9 @@ type Runner struct {
 	// Contain gives local runs the configured limits and sandbox (nil:
 	// none).
 	Contain func() (*backend.Contain, error)
+	// Keeper starts local runs no cgroup holds through a keeper
+	// (backend.Spec.Keeper; nil: none).
+	Keeper []string
 }
 
 // Host is what runs borrow from the session manager (session.Manager):
@@ -118,6 +121,8 @@ type Host interface {
 	// ContainRun is the configured limits and sandbox for a run (nil:
 	// none), or why the kernel cannot give them.
 	ContainRun() (*backend.Contain, error)
+	// Keeper is backend.Spec.Keeper for local runs.
+	Keeper() []string
 }
 
 // New returns a Runner whose children start on h's spawner thread, are kept
@@ -132,6 +137,7 @@ func New(h Host, remote StartRemote) *Runner {
 		},
 		Remote:  remote,
 		Contain: h.ContainRun,
+		Keeper:  h.Keeper(),
 	}
 }
 
@@ -287,9 +293,10 @@ func supervise(ctx context.Context, p backend.Process, o Options) (ex backend.Ex
 		cancel()
 	}()
 	ex, err = p.Wait()
-	if p.Containment().Kind == contain.KindCgroup {
-		// The run has its own cgroup: whatever it left behind (a
-		// daemon, a `setsid` child) ends with it, by one cgroup.kill.
+	if c := p.Containment(); c.Kind == contain.KindCgroup || c.Keeper {
+		// The run has its own cgroup or keeper: whatever it left behind
+		// (a daemon, a `setsid` child) ends with it, by one cgroup.kill
+		// or the keeper's kill of its tree.
 		tctx, cancel := context.WithTimeout(context.Background(), killWait)
 		if terr := p.Terminate(tctx, 0); terr != nil && err == nil {
 			err = fmt.Errorf("end what the run left behind: %w", terr)

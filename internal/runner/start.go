@@ -46,7 +46,7 @@ func (r *Runner) startLocal(o Options, sink backend.Sink) (started, error) {
 	if err != nil {
 		return started{}, err
 	}
-	spec := backend.Spec{Path: path, Argv: slices.Clone(o.Argv), Dir: cwd, Env: env, Marker: envMarker(env)}
+	spec := backend.Spec{Path: path, Argv: slices.Clone(o.Argv), Dir: cwd, Env: env, Marker: envMarker(env), Keeper: r.Keeper}
 	if r.Contain != nil {
 		if spec.Contain, err = r.Contain(); err != nil {
 			return started{}, err

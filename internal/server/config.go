@@ -120,6 +120,10 @@ type StoreConfig struct {
 type GuardConfig struct {
 	Exe  string
 	Args []string
+	// Keeper are the arguments that make Exe a session's keeper
+	// (proctree.RunKeeper; session.Config.Keeper); nil: sessions no
+	// cgroup holds start without one.
+	Keeper []string
 }
 
 // Startup describes the configuration in force.

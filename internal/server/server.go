@@ -162,6 +162,9 @@ func sessionConfig(cfg *Config, log *slog.Logger, pool hosts, st *store.Store, a
 	if st != nil {
 		c.NewLog, c.Recorder, c.NextID = st.NewLog, st.Recorder(), st.NextID
 	}
+	if g := cfg.Guard; g != nil && len(g.Keeper) > 0 {
+		c.Keeper = append([]string{g.Exe}, g.Keeper...)
+	}
 	return c
 }
 

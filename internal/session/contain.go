@@ -142,6 +142,9 @@ func (m *Manager) ContainRun() (*backend.Contain, error) {
 	return &backend.Contain{Profile: p, NoCgroup: "run_command runs are tracked by process tree: " + c.support.CgroupReason}, nil
 }
 
+// Keeper is how local trees no cgroup holds are started (Config.Keeper).
+func (m *Manager) Keeper() []string { return m.cfg.Keeper }
+
 // closeContain removes agentty's cgroup subtree once every session ended.
 func (m *Manager) closeContain() {
 	m.contain.once.Do(func() {}) // no set-up after this

@@ -65,6 +65,11 @@ type Config struct {
 	// Contain holds local sessions in cgroups, under limits and a
 	// sandbox (nil: process-tree tracking, no limits, no sandbox).
 	Contain *ContainConfig
+	// Keeper runs proctree.RunKeeper (agentty's executable and its
+	// "__keeper" word): local trees no cgroup holds, sessions' and runs',
+	// start through a keeper of their own (backend.Spec.Keeper). nil
+	// starts them directly.
+	Keeper []string
 	// LeaseTimeout is how long a person keeps the keyboard after their
 	// last key (see lease.go); 0 means DefaultLeaseTimeout.
 	LeaseTimeout time.Duration
@@ -222,6 +227,7 @@ func (m *Manager) Start(o StartOptions) (*Session, error) {
 	if spec.Contain, err = m.containFor(o.Contain, o.SandboxRead, id); err != nil {
 		return nil, err
 	}
+	spec.Keeper = m.cfg.Keeper
 	s := m.newSession(o, id, spec.Argv)
 	s.held = heldBy(spec.Contain)
 	m.spawnMu.Lock()

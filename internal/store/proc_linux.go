@@ -7,8 +7,10 @@ import (
 )
 
 // procStart returns a process's start time in clock ticks since boot (field
-// 22 of /proc/PID/stat), or 0 if it does not exist. With the pid it names
-// one process even after the pid is reused.
+// 22 of /proc/PID/stat), or 0 if it does not exist or has exited. With the
+// pid it names one process even after the pid is reused. A zombie keeps its
+// stat, start time included, until its parent reaps it, which a stopped or
+// careless parent may never do: it has ended all the same.
 func procStart(pid int) int64 {
 	if pid <= 0 {
 		return 0
@@ -25,6 +27,9 @@ func procStart(pid int) int64 {
 	}
 	f := bytes.Fields(b[i+1:])
 	if len(f) < 20 {
+		return 0
+	}
+	if st := f[0]; len(st) == 1 && (st[0] == 'Z' || st[0] == 'X') {
 		return 0
 	}
 	n, err := strconv.ParseInt(string(f[19]), 10, 64)

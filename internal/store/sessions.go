@@ -97,6 +97,9 @@ func (s *Store) Session(id string) (Session, error) {
 		return Session{}, err
 	}
 	s.Sync(syncWait)
+	if err := s.markLost(false); err != nil {
+		return Session{}, err
+	}
 	r, err := scanSession(s.db.QueryRow(`SELECT `+sessionCols+` FROM sessions WHERE id=?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("%w: session %s", ErrNotFound, excerpt.Q(id))
@@ -111,6 +114,9 @@ func (s *Store) Sessions(since time.Time, limit int) ([]Session, error) {
 		return nil, err
 	}
 	s.Sync(syncWait)
+	if err := s.markLost(false); err != nil {
+		return nil, err
+	}
 	if limit <= 0 {
 		limit = -1
 	}
@@ -212,9 +218,20 @@ func (s *Store) Forget(id string) {
 }
 
 // markLost marks sessions recorded as running whose server is gone. A
-// session of another live server sharing the directory is left alone.
-func (s *Store) markLost() error {
-	rows, err := s.db.Query(`SELECT id, pid, owner_pid, owner_start FROM sessions WHERE state='running'`)
+// session of another live server sharing the directory is left alone. At
+// open this server's own pid and start count as gone too (the store was
+// opened again in the same process); afterwards its own sessions are
+// skipped, and the others are checked again before each read, so a server
+// that dies while this one runs has its sessions lost at once rather than
+// at the next start.
+func (s *Store) markLost(atOpen bool) error {
+	q := `SELECT id, pid, owner_pid, owner_start FROM sessions WHERE state='running'`
+	var args []any
+	if !atOpen {
+		q += ` AND NOT (owner_pid=? AND owner_start=?)`
+		args = []any{s.owner, s.ownerStart}
+	}
+	rows, err := s.db.Query(q, args...)
 	if err != nil {
 		return fmt.Errorf("store: find running sessions: %w", err)
 	}

@@ -223,7 +223,7 @@ func (s *Store) openDBErr() error {
 	}
 	wdb.SetMaxOpenConns(1)
 	s.db, s.wdb = db, wdb
-	if err := s.markLost(); err != nil {
+	if err := s.markLost(true); err != nil {
 		db.Close()
 		wdb.Close()
 		return err

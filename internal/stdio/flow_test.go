@@ -201,7 +201,7 @@ func TestFlow_CallsWaitForASlot(t *testing.T) {
 	if res, _ := r["result"].(map[string]any); r["id"] != float64(2) || res["isError"] != true && r["error"] == nil {
 		t.Fatalf("reply to the cancelled call 2: %.200v", r)
 	}
-	s.waitStarted(t, 1) // call 3, in 2's slot
+	s.waitStarted(t, 1)          // call 3, in 2's slot
 	s.send(t, callBig(4, false)) // id 4 is free again: its call was dropped
 	close(release)
 	got := map[float64]bool{}

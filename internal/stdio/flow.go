@@ -31,10 +31,10 @@ type Limits struct {
 	Stall time.Duration
 }
 
-// The defaults: 32 calls cover any client's parallel waits; 16 MiB holds
+// The defaults: 16 calls cover a client's parallel waits; 16 MiB holds
 // one MaxReply (9 MiB) reply and more.
 const (
-	DefaultCalls       = 32
+	DefaultCalls       = 16
 	DefaultQueued      = 32
 	DefaultQueuedBytes = 4 << 20
 	DefaultPending     = 16 << 20

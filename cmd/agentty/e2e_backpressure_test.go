@@ -261,6 +261,13 @@ func TestDeafClient_BoundedAndDisconnected(t *testing.T) {
 			t.Fatalf("the healthy client's ping failed during the flood: %v", err)
 		default:
 		}
+		// The deaf client's relaying serve ends too: its next request
+		// fails on the closed socket, and it has 10 s to be read.
+		select {
+		case <-c.exited:
+		case <-time.After(60 * time.Second):
+			t.Fatalf("the deaf client's serve still runs 60 s after the daemon cut it off")
+		}
 		var rtts []time.Duration
 		for len(pings) > 0 {
 			rtts = append(rtts, <-pings)

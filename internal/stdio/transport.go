@@ -60,7 +60,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		c.in = stdin.Pollable()
 	}
 	if c.out == nil {
-		c.out = pollableStdout()
+		c.out = stdin.PollableStdout()
 	}
 	if c.maxLine <= 0 {
 		c.maxLine = mcp.DefaultMaxLineLength

@@ -1,4 +1,4 @@
-package stdio
+package stdin
 
 import (
 	"os"
@@ -6,13 +6,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// pollableStdout returns standard output written through the runtime's
+// PollableStdout returns standard output written through the runtime's
 // poller when it is a pipe or a socket, else os.Stdout. A write to a
 // client that stopped reading then parks only its goroutine and can be
 // ended by a write deadline; a blocking file's write could not be ended
-// at all. Left alone when descriptor 2 is the same file (2>&1): O_NONBLOCK
+// at all. Nothing else may write descriptor 1 meanwhile. Left alone when descriptor 2 is the same file (2>&1): O_NONBLOCK
 // belongs to the open file, and the log's writes would fail with EAGAIN.
-func pollableStdout() *os.File {
+func PollableStdout() *os.File {
 	var out, errf unix.Stat_t
 	if unix.Fstat(1, &out) != nil {
 		return os.Stdout

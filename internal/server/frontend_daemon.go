@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -302,10 +301,6 @@ func (f *daemonFront) upgrade(w http.ResponseWriter, r *http.Request) {
 	defer context.AfterFunc(f.ctx, func() { _ = ss.Close() })()
 	_ = ss.Wait()
 	conn.Close()
-	// A client cut off for not reading leaves the replies it never took
-	// (up to the transport's caps) as garbage; without a collection and
-	// a return the daemon would keep that peak for minutes.
-	debug.FreeOSMemory()
 }
 
 // hijacked reads what the HTTP server had already buffered first; Close

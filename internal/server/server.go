@@ -61,10 +61,11 @@ type Server struct {
 	guardDone chan struct{}
 	guardKick *time.Timer // starts a guard still put off after guardDelay (keepers.go); nil: no guard
 	mcp       *mcp.Server
-	pages     *secret.Pages    // one-time pages where the person types secrets
-	askpass   *lazyAskpass     // nil: no SUDO_ASKPASS
-	console   *console.Handler // the person's API front ends mount under /v1/
-	restoreGC func()           // ends holdGCForStart (idempotent); called by returnMemory
+	mcpBuilt  atomic.Pointer[mcp.Server] // s.mcp, for returnMemory, which starts before it is built
+	pages     *secret.Pages              // one-time pages where the person types secrets
+	askpass   *lazyAskpass               // nil: no SUDO_ASKPASS
+	console   *console.Handler           // the person's API front ends mount under /v1/
+	restoreGC func()                     // ends holdGCForStart (idempotent); called by returnMemory
 	// adaptiveProcs: returnMemory enables procs once the start settled;
 	// procsOff, set then (nil before), undoes it. Close calls it after
 	// the keepers, returnMemory among them, have stopped.
@@ -141,6 +142,7 @@ func New(cfg Config) (*Server, error) {
 		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start), Secrets: s.pages, MaxRounds: cfg.MaxRounds, Person: person})
 	_ = mcpserver.SelectTools(s.mcp, cfg.Tools) // checked above
 	s.mcp.AddReceivingMiddleware(endCalls, clientDir, s.countCalls)
+	s.mcpBuilt.Store(s.mcp)
 	s.console = console.New(consoleEngine{mgr: mgr, store: st, audit: aud}, &console.Options{Logger: log})
 	return s, nil
 }

@@ -61,11 +61,12 @@ type Server struct {
 	guardDone chan struct{}
 	guardKick *time.Timer // starts a guard still put off after guardDelay (keepers.go); nil: no guard
 	mcp       *mcp.Server
-	mcpBuilt  atomic.Pointer[mcp.Server] // s.mcp, for returnMemory, which starts before it is built
-	pages     *secret.Pages              // one-time pages where the person types secrets
-	askpass   *lazyAskpass               // nil: no SUDO_ASKPASS
-	console   *console.Handler           // the person's API front ends mount under /v1/
-	restoreGC func()                     // ends holdGCForStart (idempotent); called by returnMemory
+	pages     *secret.Pages    // one-time pages where the person types secrets
+	askpass   *lazyAskpass     // nil: no SUDO_ASKPASS
+	console   *console.Handler // the person's API front ends mount under /v1/
+	restoreGC func()           // ends holdGCForStart (idempotent); called by returnMemory
+	// mcpBuilt is mcp for returnMemory, which starts before it is built.
+	mcpBuilt atomic.Pointer[mcp.Server]
 	// adaptiveProcs: returnMemory enables procs once the start settled;
 	// procsOff, set then (nil before), undoes it. Close calls it after
 	// the keepers, returnMemory among them, have stopped.

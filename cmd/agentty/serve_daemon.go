@@ -100,7 +100,7 @@ func serveViaDaemon(e *engineFlags, df *daemonClientFlags, args []string, logger
 	}
 	logger.Info("agentty serve relaying MCP to the daemon", "socket", socket, "pid", os.Getpid())
 	defer context.AfterFunc(ctx, func() { _ = conn.Close() })()
-	err = daemon.Relay(stdin.Pollable(), os.Stdout, conn)
+	err = daemon.Relay(stdin.Pollable(), stdin.PollableStdout(), conn)
 	if ctx.Err() != nil {
 		return 0
 	}

@@ -113,3 +113,50 @@ func TestRelay_SlowClientDoesNotStallInput(t *testing.T) {
 	inR.Close()
 	outW.Close()
 }
+
+// TestRelay_DeafClientEndsWhenDaemonCuts: a client that writes requests but
+// never reads its stdout, cut off by the daemon, does not keep the relay:
+// once a write to the closed socket fails, what the daemon sent has
+// relayDrain to be taken, then Relay returns.
+func TestRelay_DeafClientEndsWhenDaemonCuts(t *testing.T) {
+	defer func(d time.Duration) { relayDrain = d }(relayDrain)
+	relayDrain = 200 * time.Millisecond
+	relay, d := socketPair(t)
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe() // never read
+	defer outR.Close()
+	defer outW.Close()
+	defer inR.Close()
+	done := make(chan error, 1)
+	go func() { done <- Relay(inR, outW, relay) }()
+	// The daemon sends more than the client's pipe and the socket hold,
+	// then closes.
+	go func() {
+		_, _ = d.Write(bytes.Repeat([]byte("x"), 8<<20))
+	}()
+	time.AfterFunc(100*time.Millisecond, func() { d.Close() })
+	// The client keeps writing requests.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer inW.Close()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			if _, err := inW.Write([]byte("{\"id\":1}\n")); err != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Errorf("Relay for a client cut off while not reading returned nil, want the broken pipe or the write deadline")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Relay still runs for a client that does not read, after the daemon closed")
+	}
+}

@@ -260,10 +260,12 @@ func (s *Server) handler(origins originSet) http.Handler {
 	guard := func(h http.Handler) http.Handler {
 		return checkOrigin(origins, requireToken(s.opts.Token, stampRemote(h)))
 	}
+	fl := newFlows(s.log) // calls in flight per session, replies a client does not read
+	s.mcp.AddReceivingMiddleware(fl.countCall)
 	mux := http.NewServeMux()
 	if !s.opts.WebOnly {
-		mux.Handle("/mcp", guard(streamable))
-		mux.Handle("/sse", guard(markStream(sse)))
+		mux.Handle("/mcp", guard(fl.bound(streamable)))
+		mux.Handle("/sse", guard(markStream(fl.bound(sse))))
 	}
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("/", checkOrigin(origins, web.Handler(web.Options{Console: s.opts.Console, Logins: s.opts.Logins,

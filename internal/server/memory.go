@@ -52,6 +52,11 @@ func holdGCForStart() (restore func()) {
 // few megabytes of which about one stays live, and an idle server should
 // not keep the rest.
 //
+// It does the same when fewer MCP clients are connected than at the last
+// look: a client cut off for not reading its replies leaves what it never
+// took (up to the transport's caps, tens of MB) as garbage, and the
+// daemon would keep that peak for minutes.
+//
 // It also drops the executable's mapped pages (exemap.Trim): after each of
 // those collections, and after any other once retrimAfter has passed since
 // the last trim. The trim waits for the collection's note (notifyGC) so
@@ -65,7 +70,7 @@ func (s *Server) returnMemory(ctx context.Context) {
 	defer settle.Stop()
 	t := time.NewTicker(memoryCheck)
 	defer t.Stop()
-	last := s.mgr.Removed()
+	last, clients := s.mgr.Removed(), s.clients()
 	trimmed := time.Now() // no trim before the start settles
 	for {
 		select {
@@ -82,11 +87,12 @@ func (s *Server) returnMemory(ctx context.Context) {
 				s.procsOff = procs.Enable()
 			}
 		case <-t.C:
-			if n := s.mgr.Removed(); n != last {
+			n, c := s.mgr.Removed(), s.clients()
+			if n != last || c < clients {
 				debug.FreeOSMemory()
-				last = n
 				trimmed = time.Time{}
 			}
+			last, clients = n, c
 		case <-collected:
 			if time.Since(trimmed) >= retrimAfter {
 				s.trimExe()
@@ -143,4 +149,17 @@ func (s *Server) trimExe() {
 	} else {
 		s.log.Debug("dropped the executable's mapped pages", "mappings", t.Mappings, "bytes", t.Bytes)
 	}
+}
+
+// clients is the number of MCP clients connected through any front end.
+func (s *Server) clients() int {
+	srv := s.mcpBuilt.Load()
+	if srv == nil {
+		return 0
+	}
+	n := 0
+	for range srv.Sessions() {
+		n++
+	}
+	return n
 }

@@ -67,6 +67,8 @@ type Server struct {
 	doors     *peers.Guard     // checks the peers of every socket and port
 	console   *console.Handler // the person's API front ends mount under /v1/
 	restoreGC func()           // ends holdGCForStart (idempotent); called by returnMemory
+	// mcpBuilt is mcp for returnMemory, which starts before it is built.
+	mcpBuilt atomic.Pointer[mcp.Server]
 	// adaptiveProcs: returnMemory enables procs once the start settled;
 	// procsOff, set then (nil before), undoes it. Close calls it after
 	// the keepers, returnMemory among them, have stopped.
@@ -145,6 +147,7 @@ func New(cfg Config) (*Server, error) {
 		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start), Secrets: s.pages, MaxRounds: cfg.MaxRounds, Person: person})
 	_ = mcpserver.SelectTools(s.mcp, cfg.Tools) // checked above
 	s.mcp.AddReceivingMiddleware(endCalls, clientDir, s.countCalls)
+	s.mcpBuilt.Store(s.mcp)
 	s.console = console.New(consoleEngine{mgr: mgr, store: st, audit: aud}, &console.Options{Logger: log})
 	return s, nil
 }

@@ -1,5 +1,5 @@
-// Package stdin gives the process's standard input as a file read through
-// the Go runtime's poller.
+// Package stdin gives the process's standard input (and output) as a file
+// read (written) through the Go runtime's poller.
 //
 // A pipe or socket inherited as stdin is a blocking file in Go: a read
 // parks its thread in the kernel with the thread's scheduler slot (P)

@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,7 +39,10 @@ type Transport struct {
 	// MaxReply bounds one outgoing message (0: no bound); a larger response
 	// is replaced by an error response saying so.
 	MaxReply int
-	Logger   *slog.Logger // nil: discard
+	// Limits bound the calls in flight, requests read ahead and reply
+	// bytes waiting; a client that stalls at them is disconnected.
+	Limits Limits
+	Logger *slog.Logger // nil: discard
 }
 
 var _ mcp.Transport = (*Transport)(nil)
@@ -50,12 +54,13 @@ const maxErrorText = 1024
 // Connect starts reading lines; it is called once by the MCP server.
 func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	c := &conn{in: t.In, out: t.Out, maxLine: t.MaxLine, maxReply: t.MaxReply, log: t.Logger,
-		incoming: make(chan msgOrErr), closed: make(chan struct{})}
+		incoming: make(chan msgOrErr), closed: make(chan struct{}), flow: newFlow(t.Limits),
+		dispatched: make(chan struct{}), watched: make(chan struct{})}
 	if c.in == nil {
 		c.in = stdin.Pollable()
 	}
 	if c.out == nil {
-		c.out = os.Stdout
+		c.out = stdin.PollableStdout()
 	}
 	if c.maxLine <= 0 {
 		c.maxLine = mcp.DefaultMaxLineLength
@@ -64,6 +69,8 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		c.log = slog.New(slog.DiscardHandler)
 	}
 	go c.readLoop()
+	go c.dispatch()
+	go c.watch()
 	return c, nil
 }
 
@@ -81,8 +88,12 @@ type conn struct {
 	maxReply int
 	log      *slog.Logger
 
-	incoming chan msgOrErr // read loop -> Read
+	incoming chan msgOrErr // read loop and dispatch -> Read
 	closed   chan struct{} // closed by Close
+
+	flow       *flow
+	dispatched chan struct{} // closed when dispatch returns
+	watched    chan struct{} // closed when watch returns
 
 	writeMu sync.Mutex // serialises writes so lines never interleave
 
@@ -107,6 +118,9 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // Write sends msg as one line. A response larger than MaxReply becomes an
 // error response; an overlong error message is clipped.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Response); ok {
+		defer c.flow.answered(r.ID)
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -150,16 +164,38 @@ func clipError(id jsonrpc.ID, data []byte) []byte {
 
 func (c *conn) writeLine(data []byte) error { return c.writeRaw(append(data, '\n')) }
 
-// writeRaw writes line, which ends in its newline.
+// writeChunk is how much of a line one write hands the kernel, so a
+// slow reader's progress shows within a long reply.
+const writeChunk = 256 << 10
+
+// writeRaw writes line, which ends in its newline. Its bytes count as
+// waiting from now until written.
 func (c *conn) writeRaw(line []byte) error {
+	c.flow.wait(len(line))
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
-	_, err := c.out.Write(line)
+	for len(line) > 0 {
+		n, err := c.out.Write(line[:min(len(line), writeChunk)])
+		c.flow.wrote(n)
+		line = line[n:]
+		if err != nil {
+			c.flow.wrote(len(line))
+			return err
+		}
+	}
+	return nil
+}
+
+// Close stops the connection; a Read waiting for input returns io.EOF. It
+// waits for the connection's dispatch and watch goroutines.
+func (c *conn) Close() error {
+	err := c.stop()
+	<-c.dispatched
+	<-c.watched
 	return err
 }
 
-// Close stops the connection; a Read waiting for input returns io.EOF.
-func (c *conn) Close() error {
+func (c *conn) stop() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
 		c.closeErr = c.in.Close()
@@ -167,23 +203,50 @@ func (c *conn) Close() error {
 	return c.closeErr
 }
 
-// readLoop frames lines and hands well-formed messages to Read. It returns
-// at the end of input (delivering the error) or once the conn is closed.
+// disconnect ends a client that stopped reading: a write waiting on it
+// fails at once (a pollable file or socket), and reading ends.
+func (c *conn) disconnect() {
+	if d, ok := c.out.(interface{ SetWriteDeadline(time.Time) error }); ok {
+		_ = d.SetWriteDeadline(time.Unix(1, 0))
+	}
+	_ = c.stop()
+}
+
+// readLoop frames lines and hands well-formed messages on: requests to
+// the flow's queue (it waits while the queue is full: the client is
+// slowed), anything else to Read at once. It returns at the end of input
+// (queued after the requests before it) or once the conn is closed.
 func (c *conn) readLoop() {
 	r := bufio.NewReaderSize(c.in, 64<<10)
 	var line []byte
 	for {
 		n, err := readLine(r, &line, c.maxLine)
 		if n > 0 || len(line) > 0 {
-			if msg := c.decode(line, n); msg != nil && !c.deliver(msgOrErr{msg: msg}) {
+			if msg := c.decode(line, n); msg != nil && !c.route(msg, n) {
 				return
 			}
 		}
 		if err != nil {
-			c.deliver(msgOrErr{err: err})
+			c.flow.push(queued{err: err}, c.closed)
 			return
 		}
 	}
+}
+
+// route hands on one message; false once the conn is closed.
+func (c *conn) route(msg jsonrpc.Message, n int) bool {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+		accepted, closed := c.flow.push(queued{req: req, bytes: n}, c.closed)
+		if !accepted && !closed {
+			id, _ := json.Marshal(req.ID.Raw())
+			c.reject(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: id %s is already in use by a call in flight; use a new id for each call", id), n)
+		}
+		return !closed
+	}
+	if id, ok := cancelledID(msg); ok && c.flow.drop(id) {
+		return true // cancelled before it ran: never run, not answered
+	}
+	return c.deliver(msgOrErr{msg: msg})
 }
 
 func (c *conn) deliver(v msgOrErr) bool {

@@ -17,18 +17,6 @@ import (
 	"github.com/agentty/agentty/internal/sandbox"
 )
 
-// Contain is how a local start is held (Spec.Contain); nil keeps the
-// process-tree tracking with no limits and no sandbox.
-type Contain struct {
-	Profile contain.Profile
-	// Cgroups is agentty's cgroup subtree; nil means no cgroup, and
-	// NoCgroup says why.
-	Cgroups  *cgroup.Parent
-	NoCgroup string
-	// Group names the session's own group below Cgroups (its id).
-	Group string
-}
-
 // groupWait bounds how long terminate waits for a killed group to empty.
 const groupWait = 5 * time.Second
 

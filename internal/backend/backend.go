@@ -122,7 +122,7 @@ type Process interface {
 	// Wait meanwhile: the root has exited (or watching failed after all,
 	// and Wait blocks until it does). f runs on a goroutine shared by all
 	// processes and must not block. ErrNoExitWatch: f is never called;
-	// block in Wait instead. Local processes: see exitwatch.go.
+	// block in Wait instead. Local processes: see exitwatch_linux.go.
 	OnExit(f func()) error
 	// Close stops the pumps and releases every descriptor. Safe to call twice.
 	Close() error

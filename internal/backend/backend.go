@@ -12,12 +12,11 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/ports"
+	"github.com/agentty/agentty/internal/ttymode"
 )
 
 // Errors callers branch on.
@@ -123,7 +122,7 @@ type Process interface {
 	// Wait meanwhile: the root has exited (or watching failed after all,
 	// and Wait blocks until it does). f runs on a goroutine shared by all
 	// processes and must not block. ErrNoExitWatch: f is never called;
-	// block in Wait instead. Local processes: see exitwatch.go.
+	// block in Wait instead. Local processes: see exitwatch_linux.go.
 	OnExit(f func()) error
 	// Close stops the pumps and releases every descriptor. Safe to call twice.
 	Close() error
@@ -142,7 +141,7 @@ type Process interface {
 	// Termios returns the terminal's input modes, which decide how much of
 	// a line the program can receive: ErrNotPTY for pipes, ErrNoTermios
 	// where they cannot be read.
-	Termios() (unix.Termios, error)
+	Termios() (ttymode.Modes, error)
 	// InputWaits says how input waits are decided for this process.
 	InputWaits() InputWaits
 	// Containment says how the tree is held (cgroup or process tree),

@@ -11,15 +11,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Exit is how a root process ended.
-type Exit struct {
-	Code   int            // exit code; -1 when killed by a signal
-	Signal syscall.Signal // the killing signal, 0 for a normal exit
-	// Lost is set, with the reason, when how the process ended cannot be
-	// known: the connection to its remote host dropped.
-	Lost string
-}
-
 // waitExit reaps pid and returns its exit. It waits on a non-blocking pidfd
 // through the netpoller, so a session waiting for its program costs a parked
 // goroutine instead of an OS thread blocked in wait4 (os/exec's Wait).

@@ -79,7 +79,7 @@ type Report struct {
 	// EndedBy names the limit that ended the session (EndedBy*), "" if none.
 	EndedBy string
 	// Keeper: without a cgroup, a keeper process holds the tree, so its
-	// membership is exact too (backend, keeper.go).
+	// membership is exact too (backend, keeper_linux.go).
 	Keeper bool
 }
 

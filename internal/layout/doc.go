@@ -8,9 +8,9 @@ package layout
 
 // backendSide are the packages behind the session engine that the protocol
 // layer must not reach around it (procfile: the raw /proc reads of
-// inputwait and session).
+// inputwait and session; ttymode: a terminal's termios, read per OS).
 var backendSide = []string{"internal/backend", "internal/proctree", "internal/sshbackend", "internal/nodebackend", "internal/inputwait",
-	"internal/procfile"}
+	"internal/procfile", "internal/ttymode"}
 
 // cmdMayImport are the packages cmd/agentty may import: the server core,
 // the benchmark (its own front end), configuration loading, the tool-call

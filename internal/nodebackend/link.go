@@ -24,7 +24,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -118,7 +117,7 @@ func dialLink(ctx context.Context, t Target, o *Options) (Stream, error) {
 	s.cmd.ExtraFiles = []*os.File{stW}
 	// Its own process group: a terminal's ^C is the server's to handle;
 	// the link ends when the node's input does.
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	s.cmd.SysProcAttr = ownGroup()
 	err = s.cmd.Start()
 	inR.Close()
 	outW.Close()

@@ -1,3 +1,5 @@
+//go:build unix
+
 package nodebackend
 
 import (
@@ -16,6 +18,13 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/outlog"
 )
+
+// fakeLinkMain makes this test binary a fake agentty-link when linkEnv is set.
+func fakeLinkMain() {
+	if mode := os.Getenv(linkEnv); mode != "" {
+		os.Exit(fakeLink(mode))
+	}
+}
 
 // linkEnv makes the test binary a fake agentty-link (see TestMain) in the
 // mode it names: it speaks the status records as the real one does, with

@@ -15,9 +15,7 @@ import (
 const nodeEnv = "AGENTTY_TEST_NODE"
 
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(linkEnv); mode != "" {
-		os.Exit(fakeLink(mode))
-	}
+	fakeLinkMain()
 	if os.Getenv(nodeEnv) == "1" {
 		if err := Serve(os.Stdin, os.Stdout, "test"); err != nil {
 			os.Stderr.WriteString(err.Error())

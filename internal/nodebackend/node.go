@@ -17,8 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/proctree"
@@ -69,10 +67,8 @@ func Serve(r io.Reader, w io.Writer, version string) error {
 		defer close(reaped)
 		proctree.RunReaper(ctx, n.owns)
 	}()
-	var uts unix.Utsname
-	_ = unix.Uname(&uts)
 	n.out.msg(&message{Ev: evHello, Version: protoVersion,
-		Node: fmt.Sprintf("agentty %s %s %s/%s", version, unix.ByteSliceToString(uts.Sysname[:]), runtime.GOOS, runtime.GOARCH)})
+		Node: fmt.Sprintf("agentty %s %s %s/%s", version, sysname(), runtime.GOOS, runtime.GOARCH)})
 
 	err := n.readLoop(bufio.NewReaderSize(r, 64<<10))
 	n.endAll()
@@ -290,7 +286,7 @@ func (p *nodeProc) handle(q request) *message {
 		err = p.proc.Terminate(context.Background(), time.Duration(q.Grace))
 	case opTermios:
 		t, terr := p.proc.Termios()
-		m.Termios, err = &t, terr
+		m.Modes, err = &t, terr
 	case opListening:
 		m.Sockets, err = p.proc.Listening()
 	default:

@@ -14,6 +14,7 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/ttymode"
 )
 
 // collector is a sink that lets a test wait for output.
@@ -99,7 +100,7 @@ func TestNode_PTYRoundTrips(t *testing.T) {
 		out.waitFor(t, fmt.Sprintf("\r\n%d\r\n", i*7))
 	}
 	tio, err := p.Termios()
-	if err != nil || tio.Lflag == 0 {
+	if err != nil || !tio.Signals || tio.Chars[ttymode.VINTR] != 3 { // a terminal, ^C interrupts
 		t.Fatalf("termios %+v %v", tio, err)
 	}
 	if err := p.Resize(30, 100); err != nil {

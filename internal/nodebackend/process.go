@@ -8,11 +8,10 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/ttymode"
 )
 
 // callTimeout bounds a request the node answers at once (everything but
@@ -222,15 +221,15 @@ func (p *process) Terminate(ctx context.Context, grace time.Duration) error {
 	}
 }
 
-func (p *process) Termios() (unix.Termios, error) {
+func (p *process) Termios() (ttymode.Modes, error) {
 	if !p.pty {
-		return unix.Termios{}, backend.ErrNotPTY
+		return ttymode.Modes{}, backend.ErrNotPTY
 	}
 	m, err := p.call(request{Op: opTermios}, callTimeout)
-	if m.Termios == nil {
-		return unix.Termios{}, err
+	if m.Modes == nil {
+		return ttymode.Modes{}, err
 	}
-	return *m.Termios, err
+	return *m.Modes, err
 }
 
 // InputWaits: the node's verdicts are the kernel's, as locally; Quiet is a

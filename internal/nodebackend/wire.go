@@ -8,11 +8,10 @@ import (
 	"fmt"
 	"io"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/ports"
+	"github.com/agentty/agentty/internal/ttymode"
 )
 
 // The wire: a stream of frames, each a kind byte, a big-endian uint32
@@ -30,7 +29,7 @@ const maxFrame = 16 << 20
 
 // protoVersion is sent in the node's hello; a node that speaks another
 // version is refused.
-const protoVersion = 1
+const protoVersion = 2 // 2: termios answered as ttymode.Modes
 
 // Operations a request names.
 const (
@@ -83,7 +82,7 @@ type message struct {
 	N       int              `json:"n,omitempty"`
 	Quiet   bool             `json:"quiet,omitempty"`
 	Probe   *inputwait.Probe `json:"probe,omitempty"`
-	Termios *unix.Termios    `json:"termios,omitempty"`
+	Modes   *ttymode.Modes   `json:"modes,omitempty"`   // termios
 	Sockets []ports.Socket   `json:"sockets,omitempty"` // listening
 	Exit    *backend.Exit    `json:"exit,omitempty"`
 	Out     []byte           `json:"out,omitempty"` // exec's stdout

@@ -9,10 +9,9 @@ import (
 	"strings"
 	"syscall"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentty/agentty/internal/excerpt"
 	"github.com/agentty/agentty/internal/procenv"
+	"github.com/agentty/agentty/internal/sigs"
 )
 
 // nonInteractive keeps programs from stopping for a pager or a credential
@@ -76,8 +75,8 @@ func lookPath(name, dir, path string) (string, error) {
 	return p, nil
 }
 
-func unixSignalName(s syscall.Signal) string {
-	if n := unix.SignalName(s); n != "" {
+func signalName(s syscall.Signal) string {
+	if n := sigs.Name(s); n != "" {
 		return n
 	}
 	return fmt.Sprintf("signal %d", int(s))

@@ -244,7 +244,7 @@ func (r *Runner) Run(ctx context.Context, o Options) (Result, error) {
 	case ex.Lost != "" && !timedOut && ctx.Err() == nil:
 		return Result{}, fmt.Errorf("run %s: %s", st.where, ex.Lost)
 	case ex.Signal != 0:
-		res.Signal = unixSignalName(ex.Signal)
+		res.Signal = signalName(ex.Signal)
 	case ex.Lost != "":
 		res.Signal = "unknown (" + ex.Lost + ")"
 	default:

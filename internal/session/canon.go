@@ -1,8 +1,6 @@
 package session
 
-import (
-	"golang.org/x/sys/unix"
-)
+import "github.com/agentty/agentty/internal/ttymode"
 
 // MaxCanonLine is how many bytes of one line a program on a terminal in
 // canonical mode can receive: Linux's N_TTY read buffer holds 4096 bytes
@@ -32,47 +30,46 @@ type canonScan struct {
 	lnext bool // the previous byte was VLNEXT: this one is taken literally
 }
 
-func newCanonScan(t *unix.Termios, pending int) *canonScan {
+func newCanonScan(t *ttymode.Modes, pending int) *canonScan {
 	c := &canonScan{line: pending}
 	set := func(idx int, cl uint8) {
-		if v := t.Cc[idx]; v != 0 && c.class[v] == cOrdinary { // 0 is _POSIX_VDISABLE on Linux
+		if v := t.Chars[idx]; v != 0 && c.class[v] == cOrdinary { // 0: disabled
 			c.class[v] = cl
 		}
 	}
 	// Earlier rules win, in the kernel's order.
-	if t.Iflag&unix.IXON != 0 {
-		set(unix.VSTART, cIgnored)
-		set(unix.VSTOP, cIgnored)
+	if t.IXON {
+		set(ttymode.VSTART, cIgnored)
+		set(ttymode.VSTOP, cIgnored)
 	}
-	if t.Lflag&unix.ISIG != 0 {
+	if t.Signals {
 		flush := uint8(cFlush)
-		if t.Lflag&unix.NOFLSH != 0 {
+		if t.NoFlush {
 			flush = cIgnored
 		}
-		set(unix.VINTR, flush)
-		set(unix.VQUIT, flush)
-		set(unix.VSUSP, flush)
+		set(ttymode.VINTR, flush)
+		set(ttymode.VQUIT, flush)
+		set(ttymode.VSUSP, flush)
 	}
 	switch {
-	case t.Iflag&unix.IGNCR != 0:
+	case t.IgnCR:
 		c.class['\r'] = cIgnored
-	case t.Iflag&unix.ICRNL != 0:
+	case t.ICRNL:
 		c.class['\r'] = cEnd
 	}
-	if c.class['\n'] == cOrdinary && t.Iflag&unix.INLCR == 0 {
+	if c.class['\n'] == cOrdinary && !t.INLCR {
 		c.class['\n'] = cEnd // with INLCR it becomes '\r', which ends no line
 	}
-	ext := t.Lflag&unix.IEXTEN != 0
-	set(unix.VERASE, cErase)
-	set(unix.VKILL, cKill)
-	if ext {
-		set(unix.VWERASE, cIgnored) // WERASE only shortens the line: counting it as kept is safe
-		set(unix.VLNEXT, cLiteral)
-		set(unix.VREPRINT, cIgnored)
-		set(unix.VEOL2, cEnd)
+	set(ttymode.VERASE, cErase)
+	set(ttymode.VKILL, cKill)
+	if t.Extended {
+		set(ttymode.VWERASE, cIgnored) // WERASE only shortens the line: counting it as kept is safe
+		set(ttymode.VLNEXT, cLiteral)
+		set(ttymode.VREPRINT, cIgnored)
+		set(ttymode.VEOL2, cEnd)
 	}
-	set(unix.VEOF, cEnd)
-	set(unix.VEOL, cEnd)
+	set(ttymode.VEOF, cEnd)
+	set(ttymode.VEOL, cEnd)
 	return c
 }
 
@@ -115,7 +112,7 @@ type lineTooLong struct {
 // scanCanon walks data starting on a line that already holds pending bytes.
 // It returns the bytes on the unfinished line after data, or the first line
 // longer than MaxCanonLine.
-func scanCanon(t *unix.Termios, pending int, data string) (int, *lineTooLong) {
+func scanCanon(t *ttymode.Modes, pending int, data string) (int, *lineTooLong) {
 	c := newCanonScan(t, pending)
 	i := c.feed(data)
 	if i < 0 {
@@ -134,9 +131,9 @@ func scanCanon(t *unix.Termios, pending int, data string) (int, *lineTooLong) {
 // short, and returns the scan to account for what gets written. It is nil
 // when the terminal is not in canonical mode or cannot be asked (pipes,
 // remote sessions): then every byte written reaches the program.
-func (s *Session) checkLine(ops []op) (*unix.Termios, error) {
+func (s *Session) checkLine(ops []op) (*ttymode.Modes, error) {
 	t, err := s.proc.Termios()
-	if err != nil || t.Lflag&unix.ICANON == 0 {
+	if err != nil || !t.Canonical {
 		s.mu.Lock()
 		s.canonPending = 0
 		s.mu.Unlock()
@@ -155,7 +152,7 @@ func (s *Session) checkLine(ops []op) (*unix.Termios, error) {
 }
 
 // wroteLine records the unfinished line a canonical-mode write left behind.
-func (s *Session) wroteLine(t *unix.Termios, data string) {
+func (s *Session) wroteLine(t *ttymode.Modes, data string) {
 	if t == nil {
 		return
 	}

@@ -4,18 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/agentty/agentty/internal/ttymode"
 )
 
 // cooked is a terminal in its default cooked mode (stty sane).
-func cooked() *unix.Termios {
-	t := &unix.Termios{
-		Iflag: unix.ICRNL | unix.IXON,
-		Lflag: unix.ICANON | unix.ISIG | unix.IEXTEN | unix.ECHO,
-	}
-	t.Cc[unix.VINTR], t.Cc[unix.VQUIT], t.Cc[unix.VERASE], t.Cc[unix.VKILL] = 3, 0x1c, 0x7f, 0x15
-	t.Cc[unix.VEOF], t.Cc[unix.VSTART], t.Cc[unix.VSTOP], t.Cc[unix.VSUSP] = 4, 0x11, 0x13, 0x1a
-	t.Cc[unix.VREPRINT], t.Cc[unix.VWERASE], t.Cc[unix.VLNEXT] = 0x12, 0x17, 0x16
+func cooked() *ttymode.Modes {
+	t := &ttymode.Modes{ICRNL: true, IXON: true, Canonical: true, Signals: true, Extended: true, Echo: true}
+	c := &t.Chars
+	c[ttymode.VINTR], c[ttymode.VQUIT], c[ttymode.VERASE], c[ttymode.VKILL] = 3, 0x1c, 0x7f, 0x15
+	c[ttymode.VEOF], c[ttymode.VSTART], c[ttymode.VSTOP], c[ttymode.VSUSP] = 4, 0x11, 0x13, 0x1a
+	c[ttymode.VREPRINT], c[ttymode.VWERASE], c[ttymode.VLNEXT] = 0x12, 0x17, 0x16
 	return t
 }
 
@@ -27,7 +25,7 @@ func TestScanCanon_LineLengths(t *testing.T) {
 		data     string
 		tail     int // unfinished line after data
 		tooLong  int // length reported for a refused line; 0 = accepted
-		modified func(*unix.Termios)
+		modified func(*ttymode.Modes)
 	}{
 		{name: "limit fits", data: x(4095) + "\r", tail: 0},
 		{name: "one past the limit", data: x(4096) + "\r", tooLong: 4096},
@@ -37,17 +35,17 @@ func TestScanCanon_LineLengths(t *testing.T) {
 		{name: "VEOF ends a line", data: x(4000) + "\x04" + x(4000), tail: 4000},
 		{name: "ctrl+c flushes", data: x(4000) + "\x03" + x(4000), tail: 4000},
 		{name: "ctrl+c with NOFLSH keeps the line", data: x(4000) + "\x03" + x(100), tooLong: 4100,
-			modified: func(t *unix.Termios) { t.Lflag |= unix.NOFLSH }},
+			modified: func(t *ttymode.Modes) { t.NoFlush = true }},
 		{name: "kill erases the line", data: x(4000) + "\x15" + x(4000), tail: 4000},
 		{name: "erase shortens the line", data: x(4095) + "\x7f" + "y", tail: 4095},
 		{name: "dropped bytes are not erased", data: x(4096) + "\x7f\x7f", tooLong: 4096},
 		{name: "lnext quotes a newline", data: x(4000) + "\x16\n" + x(95), tooLong: 4096},
 		{name: "IGNCR drops carriage returns", data: x(4000) + strings.Repeat("\r", 200), tail: 4000,
-			modified: func(t *unix.Termios) { t.Iflag |= unix.IGNCR }},
+			modified: func(t *ttymode.Modes) { t.IgnCR = true }},
 		{name: "without ICRNL a carriage return is a byte", data: x(4095) + "\r", tooLong: 4096,
-			modified: func(t *unix.Termios) { t.Iflag &^= unix.ICRNL }},
+			modified: func(t *ttymode.Modes) { t.ICRNL = false }},
 		{name: "INLCR turns newline into a byte", data: x(4095) + "\n", tooLong: 4096,
-			modified: func(t *unix.Termios) { t.Iflag |= unix.INLCR }},
+			modified: func(t *ttymode.Modes) { t.INLCR = true }},
 		{name: "XON and XOFF are not input", data: x(4095) + "\x11\x13\r", tail: 0},
 		{name: "the whole refused line is measured", data: "a\n" + x(5000) + "\nb", tooLong: 5000},
 	} {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentty/agentty/internal/backend/backendtest"
 	"github.com/agentty/agentty/internal/record"
-	"golang.org/x/sys/unix"
+	"github.com/agentty/agentty/internal/ttymode"
 )
 
 // TestEcho_LeftOutWithoutJoiningLines: a line is typed after a read that
@@ -16,11 +16,11 @@ import (
 // and after. The next read leaves the typed line's echo out and keeps
 // every line apart.
 func TestEcho_LeftOutWithoutJoiningLines(t *testing.T) {
-	editor := unix.Termios{}                                 // raw: a line editor echoes
-	terminal := unix.Termios{Lflag: unix.ICANON | unix.ECHO} // the terminal echoes
+	editor := ttymode.Modes{}                              // raw: a line editor echoes
+	terminal := ttymode.Modes{Canonical: true, Echo: true} // the terminal echoes
 	cases := []struct {
 		name         string
-		termios      unix.Termios
+		termios      ttymode.Modes
 		seen, before string // output read before the input; output after that read, before the input
 		typed, after string
 		want         string
@@ -93,7 +93,7 @@ func TestEcho_UntilSkipsTheEcho(t *testing.T) {
 		"after a column move": "\x1b[3Gprint(8*7)\r\r\n56\r\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			sm := scripted(t, Config{}, backendtest.Options{Termios: &unix.Termios{}})
+			sm := scripted(t, Config{}, backendtest.Options{Termios: &ttymode.Modes{}})
 			s, p := sm.start(t, record.ModePTY)
 			p.Print("7\r\n")
 			r, err := s.Read(context.Background(), Cursor{}, WaitOptions{}, ReadOptions{})
@@ -139,7 +139,7 @@ func TestUntil_InputMarkInsideALine(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sm := scripted(t, Config{}, backendtest.Options{Termios: &unix.Termios{}})
+			sm := scripted(t, Config{}, backendtest.Options{Termios: &ttymode.Modes{}})
 			s, p := sm.start(t, c.mode)
 			p.Print(c.seen)
 			r, err := s.Read(context.Background(), Cursor{}, WaitOptions{}, ReadOptions{})

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/record"
 )
@@ -67,7 +65,7 @@ func TestManager_CloseKillsEverything(t *testing.T) {
 	}
 	m.Close()
 	for _, pid := range pids {
-		if err := unix.Kill(pid, 0); err == nil {
+		if signalable(pid) {
 			t.Fatalf("pid %d survived Close", pid)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/keys"
 	"github.com/agentty/agentty/internal/record"
-	"golang.org/x/sys/unix"
+	"github.com/agentty/agentty/internal/sigs"
 )
 
 // MaxInputBytes is the default cap on the input of one call
@@ -48,7 +48,7 @@ type op struct {
 var pipeKeys = map[string]op{
 	"\x03": {sig: syscall.SIGINT},
 	"\x1c": {sig: syscall.SIGQUIT},
-	"\x1a": {sig: syscall.SIGTSTP},
+	"\x1a": {sig: sigs.TSTP},
 	"\x04": {close: true},
 }
 
@@ -142,7 +142,7 @@ func (s *Session) Send(in Input, deadline time.Time) (int, error) {
 	if iw.Delivered && !gateAt.IsZero() {
 		defer s.noteDelivered(gateAt)
 	}
-	s.markInput(in, secret, canon != nil && canon.Lflag&unix.ECHO != 0)
+	s.markInput(in, secret, canon != nil && canon.Echo)
 	rec := s.mgr.cfg.Recorder
 	written := 0
 	for _, o := range ops {

@@ -20,6 +20,7 @@ import (
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/record"
+	"github.com/agentty/agentty/internal/sigs"
 )
 
 // drainGrace bounds how long exit waits for end of file after Wait, which
@@ -132,7 +133,7 @@ func (s *Session) exitLoop() {
 }
 
 func signalName(sig syscall.Signal) string {
-	if n := unixSignalName(sig); n != "" {
+	if n := sigs.Name(sig); n != "" {
 		return n
 	}
 	return fmt.Sprintf("signal %d", int(sig))

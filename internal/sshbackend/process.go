@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
-	"golang.org/x/sys/unix"
 
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/sigs"
 )
 
 // pidTag starts the wrapper's first line, which carries the remote pid and
@@ -298,7 +298,7 @@ func (p *process) Wait() (backend.Exit, error) {
 		return backend.Exit{}, nil
 	case errors.As(err, &ee):
 		if name := ee.Signal(); name != "" {
-			sig := unix.SignalNum("SIG" + name)
+			sig, _ := sigs.Parse(name)
 			if sig == 0 {
 				return backend.Exit{Code: -1}, fmt.Errorf("remote process killed by unknown signal %q", name)
 			}

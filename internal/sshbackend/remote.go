@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
-	"golang.org/x/sys/unix"
 
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/contain"
+	"github.com/agentty/agentty/internal/sigs"
+	"github.com/agentty/agentty/internal/ttymode"
 )
 
 var _ backend.Process = (*process)(nil)
@@ -28,11 +29,11 @@ func (p *process) InputWaits() backend.InputWaits {
 
 // Termios implements backend.Process: the remote terminal's modes are not
 // visible through the channel.
-func (p *process) Termios() (unix.Termios, error) {
+func (p *process) Termios() (ttymode.Modes, error) {
 	if !p.pty {
-		return unix.Termios{}, backend.ErrNotPTY
+		return ttymode.Modes{}, backend.ErrNotPTY
 	}
-	return unix.Termios{}, backend.ErrNoTermios
+	return ttymode.Modes{}, backend.ErrNoTermios
 }
 
 // inputGrace is a few round trips of the connection (measured on the
@@ -56,7 +57,7 @@ func (p *process) Host() string { return p.conn.target.Key() }
 // falls back to an SSH signal request, which OpenSSH delivers to the root
 // process only.
 func (p *process) Signal(sig syscall.Signal) error {
-	name := strings.TrimPrefix(unix.SignalName(sig), "SIG")
+	name := strings.TrimPrefix(sigs.Name(sig), "SIG")
 	if name == "" {
 		return fmt.Errorf("unknown signal %d", sig)
 	}

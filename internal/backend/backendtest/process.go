@@ -11,13 +11,12 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/ports"
+	"github.com/agentty/agentty/internal/ttymode"
 )
 
 // Options shape a scripted process.
@@ -29,7 +28,7 @@ type Options struct {
 	Waits backend.InputWaits
 	// Termios, when set, is the terminal's modes; nil makes Termios fail
 	// (ErrNotPTY for a pipe, ErrNoTermios for a PTY).
-	Termios *unix.Termios
+	Termios *ttymode.Modes
 	// Flush is what FlushInput does (a local terminal taking in all input
 	// written); nil makes FlushInput fail, as for a process that cannot.
 	Flush func() error
@@ -383,12 +382,12 @@ func (p *Process) Terminate(ctx context.Context, grace time.Duration) error {
 }
 
 // Termios implements backend.Process with Options.Termios.
-func (p *Process) Termios() (unix.Termios, error) {
+func (p *Process) Termios() (ttymode.Modes, error) {
 	switch {
 	case !p.opts.PTY:
-		return unix.Termios{}, backend.ErrNotPTY
+		return ttymode.Modes{}, backend.ErrNotPTY
 	case p.opts.Termios == nil:
-		return unix.Termios{}, backend.ErrNoTermios
+		return ttymode.Modes{}, backend.ErrNoTermios
 	}
 	return *p.opts.Termios, nil
 }

@@ -22,12 +22,12 @@ import (
 type localTree struct {
 	pid    int    // the program's
 	marker string // Spec.Marker
-	box    *box   // nil: no containment configured (see contain.go)
+	box    *box   // nil: no containment configured (see contain_linux.go)
 	// Exactly one of proc (the program, our child) and kept (its keeper,
-	// see keeper.go) is set.
+	// see keeper_linux.go) is set.
 	proc *os.Process
 	kept *kept
-	// ports keeps the last scan of listening sockets (see listening.go).
+	// ports keeps the last scan of listening sockets (see listening_linux.go).
 	ports ports.Scanner
 	// probe keeps the /proc files of the input-wait probe open between
 	// probes; closed once the root has exited (Wait) or at Close.

@@ -10,11 +10,10 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/proctree"
+	"github.com/agentty/agentty/internal/ttymode"
 )
 
 // pipeProcess runs a program with plain pipes: stdout and stderr stay apart
@@ -145,9 +144,9 @@ func (p *pipeProcess) CloseStdin() error {
 	return f.Close()
 }
 
-func (p *pipeProcess) Resize(int, int) error          { return ErrNotPTY }
-func (p *pipeProcess) Size() (int, int)               { return 0, 0 }
-func (p *pipeProcess) Termios() (unix.Termios, error) { return unix.Termios{}, ErrNotPTY }
+func (p *pipeProcess) Resize(int, int) error           { return ErrNotPTY }
+func (p *pipeProcess) Size() (int, int)                { return 0, 0 }
+func (p *pipeProcess) Termios() (ttymode.Modes, error) { return ttymode.Modes{}, ErrNotPTY }
 
 // InputWaits: the probe counts unread bytes in the stdin pipe, so its
 // verdicts after input are never stale and need no gate.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
+	"github.com/agentty/agentty/internal/ttymode"
 )
 
 // ptyProcess runs a program on a pseudo-terminal: it sees a real terminal
@@ -118,7 +119,7 @@ func (p *ptyProcess) Write(b []byte, deadline time.Time) (int, error) {
 func (p *ptyProcess) CloseStdin() error { return ErrNotPTY }
 
 // Termios reads the slave's line discipline settings through the master.
-func (p *ptyProcess) Termios() (unix.Termios, error) { return inputwait.PTYTermios(p.master) }
+func (p *ptyProcess) Termios() (ttymode.Modes, error) { return ttymode.Read(p.master) }
 
 // InputWaits: the probe cannot see input still in the terminal's buffers,
 // so waits after input are gated; Quiet is a local check.

@@ -8,12 +8,6 @@ func Inspect(t Target) (Probe, error) {
 	return Probe{State: Running, Detail: "input-wait detection is not supported on this platform"}, ErrUnsupported
 }
 
-// Remote cannot judge a remote probe's answer on this platform: it lacks
-// the syscall tables.
-func Remote(answer string) (Probe, error) {
-	return Probe{State: Running, Detail: "remote input-wait decoding is not supported on this platform"}, ErrUnsupported
-}
-
 // Inspector probes one target repeatedly; here it holds nothing.
 type Inspector struct{}
 

@@ -3,7 +3,6 @@
 package inputwait
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"sync"
@@ -67,19 +66,13 @@ var selfPid = os.Getpid()
 // modes and block.
 var testHookAfterPTYQuery func()
 
-// Inspect observes the target once: it finds the group that owns the input
-// (the terminal's foreground process group, or the root's group in pipe
-// mode), classifies what every thread of it is blocked in, and decides.
-// It reads only the group's own /proc files, so it is cheap enough to call
-// in a polling loop, and it is safe to call concurrently.
-//
-// A Root that has exited yields Running and no error; errors are returned
-// only when the PTY master or stdin pipe cannot be queried.
-func Inspect(t Target) (Probe, error) {
-	if t.Root <= 0 {
-		return Probe{State: Running, Detail: "no root process"},
-			fmt.Errorf("%w: root pid %d", ErrInvalidTarget, t.Root)
-	}
+// nativeVerdict: this kernel shows what every thread is blocked in.
+const nativeVerdict = VerdictExact
+
+// inspectExact is the exact verdict without an Inspector: it classifies
+// what every thread of the input's group is blocked in, and decides. It
+// reads only the group's own /proc files (Inspect checked the target).
+func inspectExact(t Target) (Probe, error) {
 	in := inspectors.Get().(*inspector)
 	defer inspectors.Put(in)
 	in.reset()

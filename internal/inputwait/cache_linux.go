@@ -32,14 +32,14 @@ type Inspector struct {
 	closed bool    // guarded by mu; probes after Close run uncached
 }
 
-// Inspect observes t once, as the package-level Inspect does.
-func (x *Inspector) Inspect(t Target) (Probe, error) {
-	if t.Root <= 0 || !x.mu.TryLock() {
-		return Inspect(t)
+// exact is inspectExact through the Inspector's open files.
+func (x *Inspector) exact(t Target) (Probe, error) {
+	if !x.mu.TryLock() {
+		return inspectExact(t)
 	}
 	defer x.mu.Unlock()
 	if x.closed {
-		return Inspect(t)
+		return inspectExact(t)
 	}
 	in := inspectors.Get().(*inspector)
 	defer inspectors.Put(in)

@@ -3,11 +3,9 @@
 package inputwait
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"sync"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -33,7 +31,7 @@ type inspector struct {
 	queue   []int
 	tids    []int
 	scan    []int
-	members []member
+	members []localMember
 	fds     []fdEntry
 	table   []pidPair
 	stat    unix.Stat_t
@@ -68,19 +66,13 @@ var selfPid = os.Getpid()
 // modes and block.
 var testHookAfterPTYQuery func()
 
-// Inspect observes the target once: it finds the group that owns the input
-// (the terminal's foreground process group, or the root's group in pipe
-// mode), classifies what every thread of it is blocked in, and decides.
-// It reads only the group's own /proc files, so it is cheap enough to call
-// in a polling loop, and it is safe to call concurrently.
-//
-// A Root that has exited yields Running and no error; errors are returned
-// only when the PTY master or stdin pipe cannot be queried.
-func Inspect(t Target) (Probe, error) {
-	if t.Root <= 0 {
-		return Probe{State: Running, Detail: "no root process"},
-			fmt.Errorf("%w: root pid %d", ErrInvalidTarget, t.Root)
-	}
+// nativeVerdict: this kernel shows what every thread is blocked in.
+const nativeVerdict = VerdictExact
+
+// inspectExact is the exact verdict without an Inspector: it classifies
+// what every thread of the input's group is blocked in, and decides. It
+// reads only the group's own /proc files (Inspect checked the target).
+func inspectExact(t Target) (Probe, error) {
 	in := inspectors.Get().(*inspector)
 	defer inspectors.Put(in)
 	in.reset()
@@ -131,7 +123,7 @@ func (in *inspector) inspect(t Target) (Probe, error) {
 		// After a busy member the answer is Running; the rest only feed
 		// the fingerprint.
 		pv, note := in.judgeMember(m, decode && g.busyM == nil, &sum, &readers)
-		g.add(m, pv, note)
+		g.add(&m.member, pv, note)
 	}
 	if in.countErr != nil {
 		return Probe{State: Running, Detail: "cannot read the scheduling counters"}, in.countErr
@@ -171,49 +163,4 @@ func (in *inspector) inspect(t Target) (Probe, error) {
 		}
 	}
 	return probe, nil
-}
-
-// describe renders one thread's classification for Probe.Detail.
-func describe(m *member, r *threadResult) string {
-	s := "pid " + strconv.Itoa(m.pid) + " (" + m.st.name() + ")"
-	if r.tid != m.pid && r.tid != 0 {
-		s += " thread " + strconv.Itoa(r.tid)
-	}
-	switch r.class {
-	case thReading:
-		s += " in " + sysName(r) + " on fd " + strconv.Itoa(r.fd) + " (" + r.fdKind + ")"
-		if r.timeout >= 0 {
-			// The program goes on by itself when this runs out: waiting
-			// past awaiting_input (return_on) sees what it does next.
-			s += " with a " + r.timeout.Round(time.Millisecond).String() + " timeout"
-		}
-		return s
-	case thWaitChild:
-		return s + " waits for a child in " + sysName(r)
-	case thPipeRead:
-		return s + " reads a pipe in " + sysName(r)
-	case thStopped:
-		return s + " is stopped"
-	case thBlocked, thFutex:
-		return s + " is blocked in " + sysName(r) + ", not on the input"
-	case thBusy:
-		switch {
-		case r.why != "":
-			return s + " " + r.why
-		case r.state == 'R':
-			return s + " is running"
-		case r.state == 'D':
-			return s + " is in uninterruptible sleep"
-		default:
-			return s + " is in state " + string(rune(r.state))
-		}
-	}
-	return s
-}
-
-func sysName(r *threadResult) string {
-	if r.name != "" {
-		return r.name
-	}
-	return "syscall " + strconv.Itoa(r.nr)
 }

@@ -2,23 +2,18 @@
 
 package inputwait
 
-// Inspect cannot observe the kernel on this platform; it reports Running so
-// callers fall back to their own timeouts.
-func Inspect(t Target) (Probe, error) {
-	return Probe{State: Running, Detail: "input-wait detection is not supported on this platform"}, ErrUnsupported
-}
+// nativeVerdict: without Linux's per-thread syscall view there is no exact
+// verdict, and the inferred one is not built yet.
+const nativeVerdict = VerdictSettle
 
-// Remote cannot judge a remote probe's answer on this platform: it lacks
-// the syscall tables.
-func Remote(answer string) (Probe, error) {
-	return Probe{State: Running, Detail: "remote input-wait decoding is not supported on this platform"}, ErrUnsupported
-}
+// inspectExact cannot read what threads are blocked in on this platform.
+func inspectExact(Target) (Probe, error) { return noVerdict(noExact) }
 
 // Inspector probes one target repeatedly; here it holds nothing.
 type Inspector struct{}
 
-// Inspect observes t once, as the package-level Inspect does.
-func (x *Inspector) Inspect(t Target) (Probe, error) { return Inspect(t) }
+// exact: there is no exact verdict here.
+func (x *Inspector) exact(t Target) (Probe, error) { return inspectExact(t) }
 
 // Close releases nothing on this platform.
 func (x *Inspector) Close() error { return nil }

@@ -2,26 +2,12 @@
 
 package inputwait
 
-import (
-	"strconv"
-
-	"golang.org/x/sys/unix"
-)
-
-// procVerdict summarises one member process.
-type procVerdict uint8
-
-const (
-	pvGone    procVerdict = iota // all threads gone, or not judged
-	pvReading                    // a thread reads the input; nothing runs
-	pvPassive                    // waits for a child, a pipe, or is stopped
-	pvBusy                       // anything else: the program is not idle
-)
+import "golang.org/x/sys/unix"
 
 // judgeMember adds m's threads to the fingerprint sum (and the ones found
 // reading the input to readers) and, if judge is set, decides what the
 // process is doing; note is the thread that explains the verdict.
-func (in *inspector) judgeMember(m *member, judge bool, sum *uint64, readers *readerSum) (procVerdict, threadResult) {
+func (in *inspector) judgeMember(m *localMember, judge bool, sum *uint64, readers *readerSum) (procVerdict, threadResult) {
 	p := procCtx{pid: m.pid, ttyNr: m.st.ttyNr, memFd: -1}
 	defer func() {
 		if p.memFd >= 0 {
@@ -54,103 +40,26 @@ func (in *inspector) judgeMember(m *member, judge bool, sum *uint64, readers *re
 	return t.verdict()
 }
 
-// tally collects the classifications of one process's threads.
-type tally struct {
-	n                      int // threads of the process
-	nGone, nStopped, nWait int
-	first                  [thBusy + 1]threadResult
-	seen                   [thBusy + 1]bool
-}
-
-func (t *tally) add(r threadResult) {
-	if !t.seen[r.class] {
-		t.seen[r.class], t.first[r.class] = true, r
-	}
-	switch r.class {
-	case thGone:
-		t.nGone++
-	case thStopped:
-		t.nStopped++
-	case thWaitChild, thPipeRead:
-		t.nWait++
-	}
-}
-
-// verdict decides what the process is doing; the result is the thread
-// that explains it.
-func (t *tally) verdict() (procVerdict, threadResult) {
-	switch {
-	case t.nGone == t.n:
-		return pvGone, threadResult{}
-	case t.seen[thBusy]:
-		return pvBusy, t.first[thBusy]
-	case t.seen[thReading]:
-		// Other threads may sleep in anything (node's helper loops, a Go
-		// runtime's sysmon): none of them is on a CPU.
-		return pvReading, t.first[thReading]
-	case t.nWait+t.nStopped > 0:
-		// The same tolerance for a process whose thread waits for a child
-		// or a pipe: that thread says what the process is waiting on.
-		for _, c := range [...]threadClass{thWaitChild, thPipeRead} {
-			if t.seen[c] {
-				return pvPassive, t.first[c]
-			}
-		}
-		return pvPassive, t.first[thStopped]
-	case t.seen[thBlocked]:
-		return pvBusy, t.first[thBlocked]
-	default: // only futex waits: waiting on something we cannot see
-		return pvBusy, t.first[thFutex]
-	}
-}
-
-// group collects the verdicts of the inspected group's members in walk
-// order; after a busy member the answer is Running.
-type group struct {
-	live                    int
-	busy, reading, idleNote threadResult
-	busyM, readM, idleM     *member
-}
-
-func (g *group) add(m *member, pv procVerdict, note threadResult) {
-	switch pv {
-	case pvGone:
-		return
-	case pvBusy:
-		g.busy, g.busyM = note, m
-	case pvReading:
-		if g.readM == nil {
-			g.reading, g.readM = note, m
-		}
-	case pvPassive:
-		if g.idleM == nil {
-			g.idleNote, g.idleM = note, m
+// threadRuns hashes how much thread tid has run so far. schedstat's
+// on-CPU nanoseconds and schedule count change every time the thread gets a
+// CPU, which is exactly "it ran since the last probe"; the context-switch
+// counters in status are the fallback for kernels without schedstat.
+func (in *inspector) threadRuns(pid, tid int) uint64 {
+	b, err := in.readProc(pid, tid, leafSchedstat, 1<<12)
+	if err == nil {
+		if runtime, pcount, ok := parseSchedstat(b); ok && (runtime != 0 || pcount != 0) {
+			return mix3(uint64(tid), runtime, pcount)
 		}
 	}
-	g.live++
-}
-
-// probe decides for the group pgid; decode is false when nothing can be
-// the input. An AwaitingInput result still needs the checks that depend on
-// the input's kind (pending bytes, echo off).
-func (g *group) probe(decode bool, pgid int, fp uint64) Probe {
-	probe := Probe{State: Running, Fingerprint: fp}
-	switch {
-	case !decode:
-		probe.Detail = "stdin is closed"
-	case g.busyM != nil:
-		probe.Detail = describe(g.busyM, &g.busy)
-	case pgid <= 0:
-		probe.Detail = "the terminal has no foreground process group"
-	case g.live == 0:
-		probe.Detail = "no live process in process group " + strconv.Itoa(pgid)
-	case g.readM == nil:
-		probe.Detail = "nothing in process group " + strconv.Itoa(pgid) + " reads the input"
-		if g.idleM != nil {
-			probe.Detail += "; " + describe(g.idleM, &g.idleNote)
+	b, err = in.readProc(pid, tid, leafStatus, 1<<16)
+	if err != nil {
+		if err != errGone && in.countErr == nil {
+			// Not a thread that ended: without its counters the
+			// fingerprint could stay put while the thread runs, and a
+			// stale wait would pass for a new one. The probe fails.
+			in.countErr = err
 		}
-	default:
-		probe.State, probe.Detail = AwaitingInput, describe(g.readM, &g.reading)
+		return mix3(uint64(tid), 0, 0)
 	}
-	return probe
+	return mix3(uint64(tid), parseCtxtSwitches(b), 1)
 }

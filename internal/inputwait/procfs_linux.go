@@ -94,8 +94,7 @@ func readDirFd(fd int, dents []byte, out []int) ([]int, error) {
 	return out, nil
 }
 
-// statInfo is the part of /proc/PID/task/TID/stat the decision uses; it
-// keeps a copy of comm, as it outlives the buffer the line was read into.
+// statInfo is the part of /proc/PID/task/TID/stat the decision uses.
 type statInfo struct {
 	state   byte
 	ppid    int
@@ -103,11 +102,8 @@ type statInfo struct {
 	session int
 	ttyNr   uint64
 	threads int // num_threads of the whole process; 0 if not read
-	comm    [16]byte
-	commLen int
+	comm    procName
 }
-
-func (s *statInfo) name() string { return string(s.comm[:s.commLen]) }
 
 // parseStat decodes a stat line (see procfile.ParseStat).
 func parseStat(b []byte, s *statInfo) bool {
@@ -117,86 +113,35 @@ func parseStat(b []byte, s *statInfo) bool {
 	}
 	s.state, s.ppid, s.pgrp, s.session = st.State, st.PPid, st.PGrp, st.Session
 	s.ttyNr, s.threads = uint64(st.TTYNr), st.NumThreads
-	s.commLen = copy(s.comm[:], st.Comm)
+	s.comm.n = copy(s.comm.b[:], st.Comm)
 	return true
 }
 
-// nextField returns the next space/newline separated token of b from *i.
-func nextField(b []byte, i *int) []byte {
-	for *i < len(b) && (b[*i] == ' ' || b[*i] == '\n' || b[*i] == '\t') {
-		*i++
-	}
-	start := *i
-	for *i < len(b) && b[*i] != ' ' && b[*i] != '\n' && b[*i] != '\t' {
-		*i++
-	}
-	return b[start:*i]
-}
-
-// parseUint parses decimal, or hex with a 0x prefix.
-func parseUint(tok []byte) (uint64, bool) {
-	if len(tok) > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X') {
-		return parseBase(tok[2:], 16)
-	}
-	return parseBase(tok, 10)
-}
-
-// parseBase parses an unsigned number in base 10 or 16 without prefix.
-func parseBase(tok []byte, base uint64) (uint64, bool) {
-	if len(tok) == 0 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range tok {
-		var d uint64
-		switch {
-		case c >= '0' && c <= '9':
-			d = uint64(c - '0')
-		case base == 16 && c >= 'a' && c <= 'f':
-			d = uint64(c-'a') + 10
-		case base == 16 && c >= 'A' && c <= 'F':
-			d = uint64(c-'A') + 10
-		default:
-			return 0, false
-		}
-		v = v*base + d
-	}
-	return v, true
-}
-
-// sysState is a decoded /proc/PID/task/TID/syscall.
-type sysState struct {
-	running bool      // the task was on a CPU
-	nr      int       // -1: blocked, but not inside a syscall
-	args    [6]uint64 // syscall arguments
-}
-
-// parseSyscall decodes "running", "-1 SP PC" or "NR A1 .. A6 SP PC".
-func parseSyscall(b []byte, s *sysState) bool {
+// parseSyscall decodes "running" (the task was on a CPU), "-1 SP PC" or
+// "NR A1 .. A6 SP PC".
+func parseSyscall(b []byte, s *sysState) (running, ok bool) {
 	i := 0
 	tok := nextField(b, &i)
 	if string(tok) == "running" {
-		s.running = true
-		return true
+		return true, true
 	}
-	s.running = false
 	if len(tok) > 0 && tok[0] == '-' {
 		s.nr = -1
-		return true
+		return false, true
 	}
 	nr, ok := parseUint(tok)
 	if !ok {
-		return false
+		return false, false
 	}
 	s.nr = int(nr)
 	for k := range s.args {
 		v, ok := parseUint(nextField(b, &i))
 		if !ok {
-			return false
+			return false, false
 		}
 		s.args[k] = v
 	}
-	return true
+	return false, true
 }
 
 // parseSchedstat returns on-CPU time (ns) and the number of times the task
@@ -228,17 +173,4 @@ func parseCtxtSwitches(b []byte) uint64 {
 		}
 	}
 	return sum
-}
-
-func indexByte(b []byte, c byte) int {
-	for i, x := range b {
-		if x == c {
-			return i
-		}
-	}
-	return -1
-}
-
-func hasPrefix(b []byte, p string) bool {
-	return len(b) >= len(p) && string(b[:len(p)]) == p
 }

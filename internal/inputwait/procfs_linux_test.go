@@ -32,10 +32,10 @@ func TestParseStat(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if got.name() != tc.comm {
-			t.Errorf("parseStat(%q) comm = %q, want %q", tc.line, got.name(), tc.comm)
+		if got.comm.String() != tc.comm {
+			t.Errorf("parseStat(%q) comm = %q, want %q", tc.line, got.comm.String(), tc.comm)
 		}
-		got.comm, got.commLen = [16]byte{}, 0
+		got.comm = procName{}
 		if got != tc.want {
 			t.Errorf("parseStat(%q) = %+v, want %+v", tc.line, got, tc.want)
 		}
@@ -44,22 +44,23 @@ func TestParseStat(t *testing.T) {
 
 func TestParseSyscall(t *testing.T) {
 	tests := []struct {
-		line string
-		ok   bool
-		want sysState
+		line    string
+		ok      bool
+		running bool
+		want    sysState
 	}{
-		{"running\n", true, sysState{running: true}},
-		{"-1 0x7ffc 0x4005\n", true, sysState{nr: -1}},
-		{"270 0x1 0x7ffd1000 0x0 0x0 0x0 0x7ffd0ff0 0x7ffd0f00 0x7f00aa\n", true,
+		{"running\n", true, true, sysState{}},
+		{"-1 0x7ffc 0x4005\n", true, false, sysState{nr: -1}},
+		{"270 0x1 0x7ffd1000 0x0 0x0 0x0 0x7ffd0ff0 0x7ffd0f00 0x7f00aa\n", true, false,
 			sysState{nr: 270, args: [6]uint64{1, 0x7ffd1000, 0, 0, 0, 0x7ffd0ff0}}},
-		{"0 0x0 0x5612 0x1\n", false, sysState{}},
-		{"zz 0x0\n", false, sysState{}},
+		{"0 0x0 0x5612 0x1\n", false, false, sysState{}},
+		{"zz 0x0\n", false, false, sysState{}},
 	}
 	for _, tc := range tests {
 		var got sysState
-		ok := parseSyscall([]byte(tc.line), &got)
-		if ok != tc.ok || (ok && got != tc.want) {
-			t.Errorf("parseSyscall(%q) = %+v, %v; want %+v, %v", tc.line, got, ok, tc.want, tc.ok)
+		running, ok := parseSyscall([]byte(tc.line), &got)
+		if ok != tc.ok || (ok && (running != tc.running || got != tc.want)) {
+			t.Errorf("parseSyscall(%q) = %v %+v, %v; want %v %+v, %v", tc.line, running, got, ok, tc.running, tc.want, tc.ok)
 		}
 	}
 }

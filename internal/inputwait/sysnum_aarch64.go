@@ -1,5 +1,3 @@
-//go:build linux && (amd64 || arm64)
-
 package inputwait
 
 // syscallsAArch64 lists the arm64 syscalls the decision depends on, plus a few

@@ -1,5 +1,3 @@
-//go:build linux && (amd64 || arm64)
-
 package inputwait
 
 // syscallsX86_64 lists the x86-64 syscalls the decision depends on, plus a few

@@ -3,6 +3,7 @@ package inputwait
 import (
 	"errors"
 	"os"
+	"strconv"
 )
 
 // State is what the program is doing with respect to its input.
@@ -28,6 +29,44 @@ type Target struct {
 	PTY   *os.File // PTY master (creack/pty); nil in pipe mode
 	TTY   uint64   // st_rdev of the PTY slave (device number); 0 in pipe mode
 	Stdin *os.File // pipe mode: agentty's write end of the child's stdin pipe; nil if closed or PTY mode
+	// Verdict is how to decide; zero takes this platform's own (exact on
+	// Linux amd64 and arm64, none elsewhere for now).
+	Verdict Verdict
+}
+
+// Verdict is a way of deciding whether a program waits for input. Where a
+// kernel tells less than Linux does, a verdict can only be inferred, or not
+// given at all; every platform speaks the same Probe either way.
+type Verdict uint8
+
+// The verdicts a Target can ask for.
+const (
+	// VerdictDefault is this platform's own verdict.
+	VerdictDefault Verdict = iota
+	// VerdictExact reads which syscall each thread of the input's group
+	// is blocked in and on which descriptor: Linux amd64 and arm64.
+	VerdictExact
+	// VerdictInferred decides from what any kernel shows: the group's
+	// threads all waiting, no CPU time spent since, the terminal's input
+	// queue empty, and its modes for a password prompt.
+	VerdictInferred
+	// VerdictSettle gives no verdict: probes fail with ErrNoVerdict and
+	// waits end when output settles.
+	VerdictSettle
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case VerdictDefault:
+		return "default"
+	case VerdictExact:
+		return "exact"
+	case VerdictInferred:
+		return "inferred"
+	case VerdictSettle:
+		return "settle"
+	}
+	return "verdict(" + strconv.Itoa(int(v)) + ")"
 }
 
 // Probe is one observation.
@@ -47,12 +86,14 @@ type Probe struct {
 }
 
 // ErrInvalidTarget is returned when the Target cannot name a process tree
-// (Root is not a positive pid).
+// (Root is not a positive pid) or names no known Verdict.
 var ErrInvalidTarget = errors.New("inputwait: invalid target")
 
-// ErrUnsupported is returned on platforms where the kernel cannot be asked
-// (anything but Linux on amd64 or arm64).
-var ErrUnsupported = errors.New("inputwait: unsupported platform")
+// ErrNoVerdict is returned, with a Running probe whose Detail says why, when
+// no verdict is available for the target: the platform cannot give the one
+// asked for, or the target asks to settle. Callers then end their waits on
+// settled output instead.
+var ErrNoVerdict = errors.New("inputwait: no input-wait verdict")
 
 // Readers identifies the threads a probe found blocked reading the input.
 // Two probes with the same IDs and different Runs saw one of the same

@@ -8,10 +8,10 @@ import (
 	"github.com/agentty/agentty/internal/procfile"
 )
 
-// member is a live process of the inspected group found by the walk; its
-// thread ids are in.tids[start:end].
-type member struct {
-	pid        int
+// localMember is a member the walk found; its thread ids are
+// in.tids[start:end].
+type localMember struct {
+	member
 	st         statInfo
 	start, end int
 }
@@ -78,7 +78,7 @@ func isZombie(state byte) bool { return state == 'Z' || state == 'X' || state ==
 
 // loadProcess reads pid's main thread's stat and lists its threads into
 // in.tids. ok is false if the process vanished.
-func (in *inspector) loadProcess(pid int) (m member, ok bool) {
+func (in *inspector) loadProcess(pid int) (m localMember, ok bool) {
 	m.pid = pid
 	m.start = len(in.tids)
 	m.end = m.start
@@ -86,6 +86,7 @@ func (in *inspector) loadProcess(pid int) (m member, ok bool) {
 	if err != nil || !parseStat(b, &m.st) {
 		return m, false
 	}
+	m.comm = m.st.comm
 	// A single live thread is the process itself: its task directory
 	// would list just pid. A thread started after this read is missed as
 	// it would be by a listing made at the same moment.

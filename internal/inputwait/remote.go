@@ -1,5 +1,3 @@
-//go:build linux && (amd64 || arm64)
-
 package inputwait
 
 import (
@@ -155,7 +153,7 @@ func (a *remoteAnswer) records() ([]remoteProc, error) {
 			}
 			procs = append(procs, remoteProc{m: member{pid: int(pid)}, fds: map[int]fdClass{}, epoll: map[int]string{}})
 			cur = &procs[len(procs)-1]
-			cur.m.st.commLen = copy(cur.m.st.comm[:], a.rest[:n])
+			cur.m.comm.n = copy(cur.m.comm.b[:], a.rest[:n])
 			a.rest = strings.TrimPrefix(a.rest[n:], " ")
 		case "i", "a":
 			fd, err := a.int(10)

@@ -1,8 +1,4 @@
-//go:build linux && (amd64 || arm64)
-
 package inputwait
-
-import "runtime"
 
 // sysKind groups syscalls by what blocking in them means for input waiting.
 type sysKind uint8
@@ -24,8 +20,9 @@ type sysInfo struct {
 	name string
 }
 
-// syscallTableFor returns the table of an architecture, named as Go or
-// uname -m names it; nil for others.
+// syscallTableFor returns Linux's table of an architecture, named as Go or
+// uname -m names it; nil for others. The tables describe Linux whatever
+// this machine runs: Remote judges a Linux host's answers with them.
 func syscallTableFor(arch string) []sysInfo {
 	switch arch {
 	case "amd64", "x86_64":
@@ -35,12 +32,6 @@ func syscallTableFor(arch string) []sysInfo {
 	}
 	return nil
 }
-
-// syscallTable is this machine's table.
-var syscallTable = syscallTableFor(runtime.GOARCH)
-
-// lookupSyscall returns the kind and name of syscall nr on this machine.
-func lookupSyscall(nr int) (sysKind, string) { return lookupIn(syscallTable, nr) }
 
 // lookupIn returns the kind and name of syscall nr in table; unknown
 // numbers are sysOther with an empty name.

@@ -1,0 +1,57 @@
+package inputwait
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"testing"
+)
+
+// TestInspect_Verdicts: a Target's Verdict picks how it is judged; where no
+// verdict is available the probe is Running, says why, and fails with
+// ErrNoVerdict, through Inspect and an Inspector alike, on every platform.
+func TestInspect_Verdicts(t *testing.T) {
+	type verdictCase struct {
+		name   string
+		target Target
+		err    error
+		detail string
+	}
+	self := os.Getpid()
+	cases := []verdictCase{
+		{"settle", Target{Root: self, Verdict: VerdictSettle}, ErrNoVerdict,
+			"no input-wait verdict (settle strategy); waits settle"},
+		{"inferred", Target{Root: self, Verdict: VerdictInferred}, ErrNoVerdict,
+			"no input-wait verdict (the inferred verdict is not built yet); waits settle"},
+		{"unknown verdict", Target{Root: self, Verdict: VerdictSettle + 1}, ErrInvalidTarget, "unknown input-wait verdict"},
+		{"no root", Target{Verdict: VerdictSettle}, ErrInvalidTarget, "no root process"},
+	}
+	if nativeVerdict != VerdictExact {
+		noExact := "no input-wait verdict (no exact verdict on " + runtime.GOOS + "/" + runtime.GOARCH + "); waits settle"
+		cases = append(cases,
+			verdictCase{"exact", Target{Root: self, Verdict: VerdictExact}, ErrNoVerdict, noExact},
+			verdictCase{"default", Target{Root: self}, ErrNoVerdict, noExact})
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var x Inspector
+			defer x.Close()
+			for _, via := range []struct {
+				name    string
+				inspect func(Target) (Probe, error)
+			}{{"Inspect", Inspect}, {"Inspector", x.Inspect}} {
+				p, err := via.inspect(tc.target)
+				if !errors.Is(err, tc.err) || p != (Probe{State: Running, Detail: tc.detail}) {
+					t.Errorf("%s = %+v, %v; want Running %q, %v", via.name, p, err, tc.detail, tc.err)
+				}
+			}
+		})
+	}
+	t.Run("names", func(t *testing.T) {
+		for v, want := range []string{"default", "exact", "inferred", "settle", "verdict(4)"} {
+			if got := Verdict(v).String(); got != want {
+				t.Errorf("Verdict(%d) = %q, want %q", v, got, want)
+			}
+		}
+	})
+}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -24,6 +25,7 @@ import (
 // returns after a successful exec.
 func Main() int {
 	runtime.LockOSThread() // Landlock and prctl act on the thread that execs
+	debug.SetGCPercent(-1) // no collection between the limits and the exec
 	unix.CloseOnExec(reportFD)
 	report := os.NewFile(reportFD, "sandbox-report")
 	fail := func(stage string, err error) int {
@@ -67,7 +69,11 @@ func (e stageError) Error() string { return e.stage + ": " + e.err.Error() }
 
 // apply sets up this process as spec says, in the order that needs the
 // fewest privileges at each step: loopback (needs CAP_NET_ADMIN), rlimits,
-// no_new_privs, Landlock, then dropping capabilities.
+// no_new_privs, Landlock, then dropping capabilities; the address-space
+// limit comes last, just before the exec: this process's own mappings
+// (a race-enabled test binary's shadow memory above all) may exceed it
+// already, and then every new mapping, a Landlock rule's allocation
+// included, fails with "cannot allocate memory".
 func apply(spec *Spec) error {
 	sb := spec.Sandbox
 	if sb.NoNetwork {
@@ -93,12 +99,17 @@ func apply(spec *Spec) error {
 			return stageError{"capabilities", err}
 		}
 	}
+	if v := spec.Limits.AddressSpace; v > 0 {
+		if err := syscall.Setrlimit(unix.RLIMIT_AS, &syscall.Rlimit{Cur: uint64(v), Max: uint64(v)}); err != nil {
+			return stageError{"rlimits", fmt.Errorf("address_space=%d: %w", v, err)}
+		}
+	}
 	return nil
 }
 
-// setRlimits sets soft and hard limits; the CPU hard limit is a second
-// above the soft one, so SIGXCPU comes first and SIGKILL follows for a
-// program that ignores it.
+// setRlimits sets soft and hard limits, the address space apart (apply
+// sets it last); the CPU hard limit is a second above the soft one, so
+// SIGXCPU comes first and SIGKILL follows for a program that ignores it.
 func setRlimits(l contain.Limits) error {
 	set := func(res int, name string, v uint64, hard uint64) error {
 		// syscall.Setrlimit, so the Go runtime does not restore its own
@@ -114,7 +125,6 @@ func setRlimits(l contain.Limits) error {
 		v    int64
 		slop uint64
 	}{
-		{unix.RLIMIT_AS, "address_space", l.AddressSpace, 0},
 		{unix.RLIMIT_CPU, "cpu_seconds", l.CPUSeconds, 1},
 		{unix.RLIMIT_FSIZE, "file_size", l.FileSize, 0},
 		{unix.RLIMIT_NOFILE, "open_files", l.OpenFiles, 0},

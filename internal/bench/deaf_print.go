@@ -134,7 +134,8 @@ func (d *Deaf) print(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t\n", row.name, strings.Join(d.column(row.cell), "\t"))
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "(seconds from the deaf client's first request; no: not within 40 s; a standalone server ends with its client)")
+	fmt.Fprintln(w, "(seconds from the deaf client's first request; no: not within 40 s, or not before the server passed 2 GiB;")
+	fmt.Fprintln(w, " a standalone server ends with its client)")
 	for _, r := range d.Runs {
 		if r.Unloaded.Count == 0 {
 			continue

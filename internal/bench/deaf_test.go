@@ -50,6 +50,7 @@ func TestResults_PrintDeaf(t *testing.T) {
 				"its serve exited  no  at 22.5 s",
 				"5 s after it was killed (KiB)  -  30100 / 19200",
 				"15 s after (KiB)  -  30000 / 19000",
+				"(seconds from the deaf client's first request; no: not within 40 s, or not before the server passed 2 GiB;\n a standalone server ends with its client)\n",
 				"Healthy client, daemon: send_input to cat every 20 ms (ms)  n  median  p95  p99  max",
 				"before the flood  200  0.80  3.00  6.00  7.00",
 				"after (deaf client killed)  200  0.70  2.00  4.00  5.00",

@@ -24,6 +24,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.SizeText, "size", "200MB", "bytes each ingest run produces (e.g. 200MB, 64MiB)")
 	fs.IntVar(&cfg.Sessions, "sessions", 100, "idle sessions started for the memory measurement")
 	fs.IntVar(&cfg.Scale, "scale", 0, "measure only this many sessions at once instead (half PTY python3 REPLs, half pipe cat), e.g. 1000")
+	fs.BoolVar(&cfg.Deaf, "deaf", false, "measure only a client that reads no reply (issue 36), standalone and through a daemon of its own")
+	fs.StringVar(&cfg.Exe, "exe", "", "measure this agentty binary's serve instead of this one's (e.g. an older build)")
 	fs.BoolVar(&asJSON, "json", false, "also print the results as JSON")
 	if err := fs.Parse(args); err != nil {
 		return 2

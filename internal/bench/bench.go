@@ -29,6 +29,8 @@ type Config struct {
 	// RSSWithin its wait for memory (0: a minute; RSSWithin < 0: read once).
 	Scale                   int
 	ReturnWithin, RSSWithin time.Duration
+	// Deaf runs only issue 36's client that reads no reply (deaf.go).
+	Deaf bool
 	// Env is added to the measured server's environment.
 	Env []string
 	// Exe is the agentty binary whose "serve" is measured (default: this
@@ -58,6 +60,8 @@ type Results struct {
 
 	// Scale is set by a -scale run, which measures nothing else.
 	Scale *Scale `json:"scale,omitempty"`
+	// Deaf is set by a -deaf run, which measures nothing else.
+	Deaf *Deaf `json:"deaf,omitempty"`
 }
 
 // Env records what the numbers were measured on; without it they
@@ -158,6 +162,9 @@ func Run(ctx context.Context, cfg Config) *Results {
 	if cfg.Scale > 0 {
 		return runScale(ctx, rn, cfg)
 	}
+	if cfg.Deaf {
+		return runDeaf(ctx, rn, cfg)
+	}
 	res := &Results{
 		Command: fmt.Sprintf("agentty bench -n %d -size %s -sessions %d", cfg.N, cfg.SizeText, cfg.Sessions),
 		Env:     environment(cfg.Version, rn.exe),
@@ -235,6 +242,11 @@ func (r *Results) Print(w io.Writer) {
 	fmt.Fprintln(w)
 	if r.Scale != nil {
 		r.Scale.print(w)
+		r.printFailed(w)
+		return
+	}
+	if r.Deaf != nil {
+		r.Deaf.print(w)
 		r.printFailed(w)
 		return
 	}

@@ -42,6 +42,12 @@ func (rn *runner) startRaw(version string) (*rawClient, error) {
 	if err != nil {
 		return nil, err
 	}
+	return rn.startRawCommand(cmd, version)
+}
+
+// startRawCommand starts cmd, an "agentty serve" of any kind, and opens
+// protocol version with it.
+func (rn *runner) startRawCommand(cmd *exec.Cmd, version string) (*rawClient, error) {
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -54,7 +60,18 @@ func (rn *runner) startRaw(version string) (*rawClient, error) {
 		return nil, err
 	}
 	c := &rawClient{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
-	info := map[string]any{"name": "agentty-bench-raw", "version": rn.version}
+	if err := c.open(version, rn.version); err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// open opens protocol version with the server, as clientVersion of the
+// bench's client.
+func (c *rawClient) open(version, clientVersion string) error {
+	var err error
+	info := map[string]any{"name": "agentty-bench-raw", "version": clientVersion}
 	if version >= statelessProtocol {
 		c.meta = map[string]any{
 			mcp.MetaKeyProtocolVersion:    version,
@@ -69,10 +86,9 @@ func (rn *runner) startRaw(version string) (*rawClient, error) {
 		}
 	}
 	if err != nil {
-		c.close()
-		return nil, fmt.Errorf("raw client: open %s: %w", version, err)
+		return fmt.Errorf("raw client: open %s: %w", version, err)
 	}
-	return c, nil
+	return nil
 }
 
 func (c *rawClient) send(msg map[string]any) error {

@@ -13,7 +13,6 @@ import (
 	"os"
 
 	"github.com/agentty/agentty/internal/nodelink"
-	"golang.org/x/sys/unix"
 )
 
 func main() {
@@ -37,14 +36,11 @@ func run(args []string, in io.Reader, out io.WriteCloser, stderr io.Writer) int 
 		fs.Usage()
 		return 2
 	}
-	// The server gives a pipe; anything else at fd 3 (nothing, or what a
-	// runtime opened) is not one to write records into.
-	var st unix.Stat_t
-	if err := unix.Fstat(3, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
-		fmt.Fprintln(stderr, "agentty-link: fd 3 is not open as a pipe: agentty serve starts this program with its status pipe there; it is not meant to be run by hand")
+	status, err := statusPipe()
+	if err != nil {
+		fmt.Fprintln(stderr, "agentty-link:", err)
 		return 2
 	}
-	status := os.NewFile(3, "status")
 	defer status.Close()
 	return nodelink.Run(fs.Arg(0), &nodelink.Options{Version: *version, Binary: *binary}, in, out, status)
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"golang.org/x/term"
 
@@ -45,12 +43,9 @@ func attach(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				cols, rows, err := term.GetSize(fd)
 				return rows, cols, err
 			}
-			winch := make(chan os.Signal, 1)
-			signal.Notify(winch, syscall.SIGWINCH)
-			defer signal.Stop(winch)
 			resized := make(chan struct{}, 1)
 			o.Resized = resized
-			go forwardWinch(ctx, winch, resized)
+			defer watchResize(ctx, fd, resized)()
 		}
 		fmt.Fprintf(stderr, "[agentty: attached to %s; %s]\r\n", id, client.DetachHelp)
 		res, err := client.Attach(ctx, c, id, o)
@@ -60,19 +55,4 @@ func attach(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "\r\n[agentty: %s]\r\n", res)
 		return nil
 	})
-}
-
-// forwardWinch turns SIGWINCH into resize requests until ctx ends.
-func forwardWinch(ctx context.Context, winch <-chan os.Signal, resized chan<- struct{}) {
-	for {
-		select {
-		case <-winch:
-			select {
-			case resized <- struct{}{}:
-			default:
-			}
-		case <-ctx.Done():
-			return
-		}
-	}
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,7 +44,7 @@ func BenchmarkDaemon_IdleSessionsMemory(b *testing.B) {
 		b.ReportMetric(float64(base)/1024, "MiB-idle")
 		b.ReportMetric(float64(full)/1024, "MiB-100-sessions")
 		b.ReportMetric(float64(full-base)/n, "KiB/session")
-		_ = syscall.Kill(st.PID, syscall.SIGKILL)
+		_ = killPID(st.PID)
 		s.killed = true
 		s.close()
 		os.RemoveAll(dir)

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/agentty/agentty/internal/daemon"
 )
 
@@ -43,7 +41,7 @@ func newDaemonHome(t *testing.T) *daemonHome {
 	h := &daemonHome{t: t, socket: filepath.Join(dir, "run", "agentty.sock"), state: t.TempDir()}
 	t.Cleanup(func() {
 		for _, pid := range h.daemons() {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			_ = killPID(pid)
 			waitGone(t, pid)
 		}
 		os.RemoveAll(dir)
@@ -152,31 +150,6 @@ func parentPID(pid int) int {
 func (h *daemonHome) log(t *testing.T) string {
 	b, _ := os.ReadFile(filepath.Join(h.state, "agentty", "daemon.log"))
 	return string(b)
-}
-
-// waitGone waits until pid has exited (its pidfd turns readable), failing
-// the test after goneWithin.
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	fd, err := unix.PidfdOpen(pid, 0)
-	if err != nil {
-		return // already gone
-	}
-	defer unix.Close(fd)
-	if isZombie(pid) {
-		return
-	}
-	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-	for {
-		n, err := unix.Poll(fds, int(goneWithin/time.Millisecond))
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil || n == 0 {
-			t.Fatalf("process %d still alive %v later (%v)", pid, goneWithin, err)
-		}
-		return
-	}
 }
 
 // killServe kills a serve process with SIGKILL, as a crashing client

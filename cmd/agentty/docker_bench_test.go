@@ -1,8 +1,9 @@
+//go:build linux
+
 package main
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 	"time"
 
@@ -12,13 +13,6 @@ import (
 // Benchmarks of agentty node in Docker (docs/nodes.md quotes them):
 //
 //	go test -run XXX -bench 'Docker|MCP_RoundTrip' -benchtime 200x ./cmd/agentty
-
-// quantiles reports the median and p95 of d in microseconds.
-func quantiles(b *testing.B, d []time.Duration) {
-	slices.Sort(d)
-	b.ReportMetric(float64(d[len(d)/2].Microseconds()), "median-us")
-	b.ReportMetric(float64(d[len(d)*95/100].Microseconds()), "p95-us")
-}
 
 // replRoundTrips measures send_input round trips to a python REPL on host.
 func replRoundTrips(b *testing.B, s *server, host string) {

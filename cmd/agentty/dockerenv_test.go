@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 // The Docker test environment, shared by every e2e_docker test of the
@@ -30,26 +32,6 @@ import (
 	"github.com/moby/moby/client"
 	"golang.org/x/sys/unix"
 )
-
-// cleanups run after the package's tests (TestMain).
-var (
-	cleanupMu sync.Mutex
-	cleanups  []func()
-)
-
-func atExit(f func()) {
-	cleanupMu.Lock()
-	cleanups = append(cleanups, f)
-	cleanupMu.Unlock()
-}
-
-func runCleanups() {
-	cleanupMu.Lock()
-	defer cleanupMu.Unlock()
-	for i := len(cleanups) - 1; i >= 0; i-- {
-		cleanups[i]()
-	}
-}
 
 type dockerTestEnv struct {
 	host  string // DOCKER_HOST

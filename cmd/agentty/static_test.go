@@ -61,6 +61,3 @@ func buildStatic() (string, error) {
 	})
 	return staticExe, staticErr
 }
-
-// staticLink is the agentty-link built beside the static agentty.
-func staticLink(exe string) string { return filepath.Join(filepath.Dir(exe), "agentty-link") }

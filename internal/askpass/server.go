@@ -2,7 +2,6 @@ package askpass
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,10 +10,10 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
+
+	"github.com/agentty/agentty/internal/peers"
 )
 
 // Request is a question that reached the server: the prompt and who asks.
@@ -63,6 +62,9 @@ type Server struct {
 
 // Listen creates the directory, script and socket and starts serving.
 func Listen(o Options, h Handler) (*Server, error) {
+	if !supported {
+		return nil, ErrUnsupported
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -181,71 +183,24 @@ func (s *Server) serve(c *net.UnixConn) {
 // as the server (or any user when the server is root, whose sessions may
 // switch user), and a process of one of this server's sessions.
 func (s *Server) peer(c *net.UnixConn) (Request, error) {
-	raw, err := c.SyscallConn()
+	cred, err := peers.Of(c)
 	if err != nil {
 		return Request{}, err
 	}
-	var cred *syscall.Ucred
-	var cerr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	}); err != nil {
-		return Request{}, err
-	}
-	if cerr != nil {
-		return Request{}, cerr
-	}
 	me := os.Getuid()
-	if int(cred.Uid) != me && me != 0 {
-		return Request{}, fmt.Errorf("uid %d may not ask this server (uid %d)", cred.Uid, me)
+	if cred.UID != me && me != 0 {
+		return Request{}, fmt.Errorf("uid %d may not ask this server (uid %d)", cred.UID, me)
 	}
 	if s.o.Check != nil {
-		if err := s.o.Check(int(cred.Pid)); err != nil {
+		if err := s.o.Check(cred.PID); err != nil {
 			return Request{}, err
 		}
 	}
-	id := s.sessionOf(int(cred.Pid))
+	id := s.sessionOf(cred.PID)
 	if id == "" {
 		return Request{}, errors.New("the asking process does not belong to a session of this agentty server")
 	}
-	return Request{PID: int(cred.Pid), UID: int(cred.Uid), Session: id}, nil
-}
-
-// sessionOf finds a marker of this server's sessions in pid's environment
-// or its ancestors' (sudo may run askpass with a trimmed environment).
-func (s *Server) sessionOf(pid int) string {
-	key := []byte(s.o.MarkerKey + "=")
-	for i := 0; i < 32 && pid > 1; i++ {
-		env, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		for _, kv := range bytes.Split(env, []byte{0}) {
-			if v, ok := bytes.CutPrefix(kv, key); ok && s.o.Session != nil {
-				if id, ok := s.o.Session(string(v)); ok {
-					return id
-				}
-			}
-		}
-		pid = parentOf(pid)
-	}
-	return ""
-}
-
-// parentOf reads pid's parent from /proc, 0 when unknown.
-func parentOf(pid int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 2 {
-		return 0
-	}
-	p, _ := strconv.Atoi(f[1])
-	return p
+	return Request{PID: cred.PID, UID: cred.UID, Session: id}, nil
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

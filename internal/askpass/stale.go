@@ -29,7 +29,6 @@ func removeStale(tmp string, log *slog.Logger) int {
 	if err != nil {
 		return 0
 	}
-	uid := uint32(os.Getuid())
 	n := 0
 	for _, e := range ents {
 		if !e.IsDir() || !strings.HasPrefix(e.Name(), dirPrefix) {
@@ -40,7 +39,7 @@ func removeStale(tmp string, log *slog.Logger) int {
 		if err != nil {
 			continue
 		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Uid != uid {
+		if !ownedByMe(fi) {
 			continue // another user's server (root sees them all)
 		}
 		if !stale(dir, fi.ModTime()) {

@@ -108,7 +108,7 @@ func bareRun(command string, want int64, limit time.Duration) (time.Duration, er
 	if err != nil {
 		return 0, err
 	}
-	watchdog := time.AfterFunc(limit, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	watchdog := time.AfterFunc(limit, func() { killGroup(cmd.Process) })
 	var cw benchCounter
 	_, err = io.Copy(&cw, f)
 	d := time.Since(t0)

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/agentty/agentty/internal/peers"
 )
 
 // ErrRunning is returned by Listen when another daemon holds the socket.
@@ -36,6 +36,9 @@ type Listener struct {
 // socket file left by a dead daemon is replaced. It returns ErrRunning when
 // a live daemon holds the claim.
 func Listen(socket string, log *slog.Logger) (*Listener, error) {
+	if !supported {
+		return nil, ErrUnsupported
+	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -46,10 +49,10 @@ func Listen(socket string, log *slog.Logger) (*Listener, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if err := lockFile(lock); err != nil {
 		lock.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, ErrRunning
+		if errors.Is(err, ErrRunning) {
+			return nil, err
 		}
 		return nil, fmt.Errorf("locking %s.lock: %w", socket, err)
 	}
@@ -58,10 +61,7 @@ func Listen(socket string, log *slog.Logger) (*Listener, error) {
 		lock.Close()
 		return nil, err
 	}
-	// The socket is created 0600 from the start, never briefly open.
-	old := unix.Umask(0o177)
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: socket, Net: "unix"})
-	unix.Umask(old)
+	ln, err := listenPrivate(socket)
 	if err != nil {
 		lock.Close()
 		return nil, err
@@ -107,32 +107,17 @@ func (l *Listener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		uid, pid, err := peer(c)
-		if err == nil && uid == l.uid {
+		cred, err := peers.Of(c)
+		switch {
+		case err != nil:
+			l.log.Warn("refused a daemon socket connection whose peer cannot be told", "err", err)
+		case cred.UID == l.uid:
 			return c, nil
+		default:
+			l.log.Warn("refused a daemon socket connection from another user", "uid", cred.UID, "pid", cred.PID)
 		}
-		l.log.Warn("refused a daemon socket connection from another user", "uid", uid, "pid", pid, "err", err)
 		c.Close()
 	}
-}
-
-// peer reads the connecting process's credentials (SO_PEERCRED).
-func peer(c *net.UnixConn) (uid, pid int, err error) {
-	raw, err := c.SyscallConn()
-	if err != nil {
-		return -1, 0, err
-	}
-	var cred *unix.Ucred
-	var credErr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return -1, 0, err
-	}
-	if credErr != nil {
-		return -1, 0, credErr
-	}
-	return int(cred.Uid), int(cred.Pid), nil
 }
 
 // Close stops listening, removes the socket file and releases the claim,

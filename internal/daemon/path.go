@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // SocketName is the socket's file name in its directory.
@@ -47,8 +46,8 @@ func prepareDir(socket string) error {
 	if err != nil {
 		return err
 	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
-		return fmt.Errorf("socket directory %s belongs to uid %d, not to this user", dir, sys.Uid)
+	if err := checkOwner(dir, st); err != nil {
+		return err
 	}
 	if st.Mode().Perm() == 0o700 {
 		return nil

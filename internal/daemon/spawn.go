@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -33,6 +32,9 @@ const ReadyFD = 3
 // must make the daemon report on ReadyFD. The process is reaped when it
 // exits; the caller may exit before it.
 func Spawn(ctx context.Context, exe string, args []string, dir string) error {
+	if !supported {
+		return ErrUnsupported
+	}
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return err
@@ -47,7 +49,7 @@ func Spawn(ctx context.Context, exe string, args []string, dir string) error {
 	cmd.Dir = dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
 	cmd.ExtraFiles = []*os.File{w}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detached()
 	err = cmd.Start()
 	w.Close()
 	if err != nil {

@@ -54,7 +54,7 @@ func TestBackpressure_DeafSSEClient(t *testing.T) {
 	// The deaf client: a receive buffer of 4 KiB, and nothing read past
 	// the endpoint event.
 	d := net.Dialer{Timeout: 10 * time.Second, Control: func(_, _ string, c syscall.RawConn) error {
-		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+		return c.Control(func(fd uintptr) { setRcvBuf(fd, 4096) })
 	}}
 	conn, err := d.Dial("tcp", s.Addr().String())
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 )
 
@@ -33,23 +32,6 @@ const (
 	spareLife       = 2 * time.Second
 	refusalLogEvery = 10 * time.Second
 )
-
-// connBudget is the number of connections that may be open at once: want,
-// but never so many that sessions could not start for lack of descriptors.
-// Go raises the soft RLIMIT_NOFILE to the hard one at start, so soft is
-// all the process may open.
-func connBudget(want int) (total int, soft uint64) {
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil || rl.Cur == ^uint64(0) { // RLIM_INFINITY
-		return want, 0
-	}
-	soft = rl.Cur
-	reserve := min(uint64(DefaultFDReserve), soft/2) + spareConns
-	if soft <= reserve {
-		return 1, soft
-	}
-	return int(min(uint64(want), soft-reserve)), soft
-}
 
 // limitListener caps the connections open at once, per client address and
 // in total, from the moment they are accepted (before any TLS handshake or

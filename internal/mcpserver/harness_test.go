@@ -91,3 +91,10 @@ func (c *client) start(args map[string]any) StartResult {
 	c.call("start_process", args, &r)
 	return r
 }
+
+// on is c reporting failures on t, a subtest.
+func (c *client) on(t *testing.T) *client {
+	cc := *c
+	cc.t = t
+	return &cc
+}

@@ -1,3 +1,5 @@
+//go:build unix
+
 package mcpserver
 
 import (
@@ -21,13 +23,6 @@ func wcCount(t *testing.T, c *client, id string) string {
 		t.Fatalf("wc printed no count: reason=%s output tail %q", s.Reason, tail(s.Output))
 	}
 	return strings.TrimSpace(s.Match)
-}
-
-// on is c reporting failures on t, a subtest.
-func (c *client) on(t *testing.T) *client {
-	cc := *c
-	cc.t = t
-	return &cc
 }
 
 func tail(s string) string {

@@ -11,10 +11,4 @@ type processFacts struct{}
 
 func factsOf(int) processFacts { return processFacts{} }
 
-func unixPeer(*net.UnixConn) (int, int, error) { return 0, -1, nil }
-
-func alive(int) bool { return true }
-
-func closePidfd(int) {}
-
 func tcpHolders(*net.TCPConn, int) []int { return nil }

@@ -12,6 +12,25 @@ import (
 // connected, which names it even after its pid is reused.
 const soPeerPidfd = 77
 
+// Of is c's peer from SO_PEERCRED.
+func Of(c *net.UnixConn) (Cred, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return Cred{}, err
+	}
+	var cred *unix.Ucred
+	var credErr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, credErr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
+	}); err != nil {
+		return Cred{}, err
+	}
+	if credErr != nil {
+		return Cred{}, credErr
+	}
+	return Cred{UID: int(cred.Uid), PID: int(cred.Pid)}, nil
+}
+
 // unixPeer is the pid of the process that connected c (SO_PEERCRED) and a
 // pidfd that pins it (SO_PEERPIDFD, else pidfd_open of the pid); the
 // caller closes the pidfd. An exited peer is an error: a process could

@@ -72,6 +72,9 @@ var (
 // scripts/test (and so CI, as root) installs openssh-server first.
 func Require(t testing.TB) {
 	t.Helper()
+	if !supported {
+		t.Skip("sshtest runs OpenSSH's sshd and useradd, which this platform does not have")
+	}
 	if os.Geteuid() != 0 {
 		t.Skip("needs root: creates a local test user and runs sshd")
 	}
@@ -94,7 +97,7 @@ func ensureUser(t testing.TB, name string) (string, int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		if err := lockWait(f); err != nil {
 			t.Fatalf("lock test account %s: %v", name, err)
 		}
 		locks[name] = f
@@ -190,7 +193,7 @@ LogLevel VERBOSE
 		s.logs.Reset()
 		s.cmd = exec.Command(sshdPath(), "-D", "-e", "-f", cfgFile)
 		s.cmd.Stdout, s.cmd.Stderr = s.logs, s.logs
-		s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		s.cmd.SysProcAttr = sshdAttr()
 		if err := s.cmd.Start(); err != nil {
 			t.Fatalf("start sshd: %v", err)
 		}
@@ -289,8 +292,7 @@ func (s *Server) Processes() map[int]string {
 		if err != nil {
 			continue
 		}
-		var st syscall.Stat_t
-		if syscall.Stat("/proc/"+e.Name(), &st) != nil || int(st.Uid) != s.UID {
+		if uid, ok := ownerUID("/proc/" + e.Name()); !ok || uid != s.UID {
 			continue
 		}
 		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // Transcripts keep everything programs printed and everything typed into
@@ -21,6 +20,9 @@ const (
 // secureDir creates dir private, or makes an existing one private: it is
 // tightened if this user owns it, refused if another user does.
 func secureDir(dir string, log *slog.Logger) error {
+	if !modesPrivate {
+		return ErrNoPrivateDir
+	}
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return fmt.Errorf("store: create data dir: %w", err)
 	}
@@ -35,9 +37,9 @@ func secureDir(dir string, log *slog.Logger) error {
 	if perm&0o077 == 0 {
 		return nil
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+	if uid, ok := ownerOf(fi); ok && uid != os.Geteuid() {
 		return fmt.Errorf("store: data dir %s is open to other users (mode %04o) and belongs to uid %d, not to this user (uid %d), so agentty cannot make it private; "+
-			"transcripts hold everything programs print and everything typed into them: give -data-dir a directory of your own, or run with -no-store", dir, perm, st.Uid, os.Geteuid())
+			"transcripts hold everything programs print and everything typed into them: give -data-dir a directory of your own, or run with -no-store", dir, perm, uid, os.Geteuid())
 	}
 	if err := os.Chmod(dir, dirMode); err != nil {
 		return fmt.Errorf("store: make data dir %s private (mode %04o to 0700): %w", dir, perm, err)

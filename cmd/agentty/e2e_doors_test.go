@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,6 +39,7 @@ type doorsDaemon struct {
 	log     string
 	webHost string
 	exe     string
+	pid     int // the daemon's
 }
 
 func startDoorsDaemon(t *testing.T, flags ...string) *doorsDaemon {
@@ -57,6 +59,7 @@ func startDoorsDaemon(t *testing.T, flags ...string) *doorsDaemon {
 	}
 	readyW.Close()
 	t.Cleanup(func() { _ = d.Process.Kill(); _ = d.Wait() })
+	dd.pid = d.Process.Pid
 	line, _ := bufio.NewReader(ready).ReadString('\n')
 	if strings.TrimSpace(line) != daemon.ReadyListening {
 		t.Fatalf("daemon reported %q, want %q", line, daemon.ReadyListening)
@@ -181,6 +184,16 @@ func TestDoors_SandboxedSession(t *testing.T) {
 			t.Fatalf("the sandboxed session reached the web port: %q", out)
 		}
 		dd.refused(t, "web port", id, "sandbox", false)
+	})
+	t.Run("signals", func(t *testing.T) {
+		// Landlock's signal scope: the daemon is out of reach, the
+		// session's own jobs are not.
+		_, out := dd.run(t, map[string]any{"filesystem": "readonly"}, nil,
+			`kill -0 `+strconv.Itoa(dd.pid)+`; echo "daemon $?"; sleep 60 & kill $!; wait $!; echo "own job $?"`, nil)
+		want := regexp.MustCompile(`^bash: line 1: kill: \(` + strconv.Itoa(dd.pid) + `\) - Operation not permitted\ndaemon 1\nown job 143\n$`)
+		if !want.MatchString(out) {
+			t.Fatalf("the sandboxed session printed %q, want a match for %s", out, want)
+		}
 	})
 }
 

@@ -187,7 +187,13 @@ func restrictFS(sb contain.Sandbox) error {
 		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom", "/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),
 		landlock.RWDirs("/dev/pts", "/dev/shm").WithIoctlDev().IgnoreIfMissing(),
 	)
-	return configs[min(abi, len(configs)-1)].BestEffort().RestrictPaths(rules...)
+	// Scoped too (ABI 6 on): no signal to, and no abstract unix socket of,
+	// a process outside the sandbox, so a program cannot kill or reach the
+	// server, another session or the person's desktop. The network is no
+	// Landlock matter here: no_network is a namespace of its own.
+	cfg := configs[min(abi, len(configs)-1)]
+	cfg.HandledAccessNet = 0
+	return cfg.BestEffort().Restrict(rules...)
 }
 
 // errnoOf recovers the errno named at the end of an exec report.

@@ -48,7 +48,11 @@ func serve(args []string, stderr io.Writer) int {
 		return 2
 	}
 	if hf.addr == "" && !df.standalone {
-		return serveViaDaemon(e, df, args, logger, stderr)
+		code, notice := serveViaDaemon(e, df, args, logger, stderr)
+		if notice == "" {
+			return code
+		}
+		scfg.Notice = notice
 	}
 	var tr core.Transport = core.Stdio{}
 	if hf.addr != "" {

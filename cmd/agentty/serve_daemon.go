@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/agentty/agentty/internal/daemon"
 	"github.com/agentty/agentty/internal/stdin"
 )
@@ -87,9 +85,6 @@ func serveViaDaemon(e *engineFlags, df *daemonClientFlags, args []string, logger
 		forwardArgs(e.fs, args, serveOnly(e.fs))...)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if term.IsTerminal(int(os.Stdin.Fd())) {
-		fmt.Fprintf(stderr, connectHelp, exe)
-	}
 	cctx, cancel := context.WithTimeout(ctx, connectWithin)
 	conn, err := daemon.Connect(cctx, daemon.ConnectOptions{Socket: socket, Version: version, Settings: e.settings(),
 		Spawn: func(ctx context.Context) error {

@@ -47,7 +47,7 @@ func attach(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			o.Resized = resized
 			defer watchResize(ctx, fd, resized)()
 		}
-		fmt.Fprintf(stderr, "[agentty: attached to %s; %s]\r\n", id, client.DetachHelp)
+		o.Attached = func() { fmt.Fprintf(stderr, "[agentty: attached to %s; %s]\r\n", id, client.DetachHelp) }
 		res, err := client.Attach(ctx, c, id, o)
 		if err != nil {
 			return err

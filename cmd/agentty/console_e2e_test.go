@@ -175,6 +175,7 @@ func TestConsoleCLI_AttachTakesTheKeyboard(t *testing.T) {
 	cmd := selfCommand(t, "attach", id)
 	cmd.Env = append(cmd.Env, "AGENTTY_SOCKET="+sock)
 	tm := startTerminal(t, cmd, 30, 100)
+	tm.waitFor("[agentty: attached to " + id + "; Ctrl-] then d detaches")
 	tm.waitFor(">>> ")
 	tm.typeKeys("print(6*7)\r")
 	tm.waitFor("42\r\n>>> ")
@@ -259,6 +260,21 @@ func TestConsoleCLI_LogsKillExport(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || !strings.Contains(string(out), `session not found: "nope"`) {
 		t.Errorf("logs of an unknown session: %v %q", err, out)
+	}
+}
+
+// An unknown session is refused before anything says it is attached.
+func TestConsoleCLI_AttachUnknownSession(t *testing.T) {
+	_, sock := startConsoleServer(t)
+	for _, args := range [][]string{{"attach", "s999"}, {"attach", "-read-only", "s999"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cmd := selfCommand(t, args...)
+			cmd.Env = append(cmd.Env, "AGENTTY_SOCKET="+sock)
+			out, err := cmd.CombinedOutput()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || string(out) != "agentty attach: session not found: \"s999\"\n" {
+				t.Errorf("%v: %v %q, want exit 1 and only the error", args, err, out)
+			}
+		})
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -203,20 +202,47 @@ func TestDaemon_OneDaemonPerSocket(t *testing.T) {
 
 func TestDaemon_ConfigDifference(t *testing.T) {
 	t.Parallel()
-	t.Run("busy daemon: refused, naming the setting", func(t *testing.T) {
+	t.Run("busy daemon: this client served standalone, told why", func(t *testing.T) {
 		t.Parallel()
 		h := newDaemonHome(t)
 		s := h.serve(t, nil)
-		startPython(t, s)
-		cmd := h.command(t, "serve", "-max-sessions", "7")
-		out, err := cmd.CombinedOutput()
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-			t.Fatalf("serve with other settings: %v, want exit 1:\n%s", err, out)
+		inDaemon := startPython(t, s)
+		before := h.status(t)
+		s2 := h.serve(t, nil, "-max-sessions", "7")
+		const diff = "max-sessions: daemon 64, this serve 7"
+		instr := s2.cs.InitializeResult().Instructions
+		if n := strings.Count(instr, "not in the user's agentty daemon"); n != 1 || !strings.Contains(instr, diff) {
+			t.Errorf("the instructions say the standalone note %d times (want 1) or lack %q:\n%s", n, diff, instr)
 		}
-		for _, want := range []string{"max-sessions: daemon 64, this serve 7", "-standalone", "1 session running"} {
-			if !strings.Contains(string(out), want) {
-				t.Errorf("the refusal does not say %q:\n%s", want, out)
-			}
+		if strings.Contains(s.cs.InitializeResult().Instructions, "not in the user's agentty daemon") {
+			t.Errorf("the daemon's client was given the standalone note")
+		}
+		// It works, on its own: a session of its own, with an id the shared
+		// store did not give the daemon's.
+		own := startPython(t, s2)
+		if own == inDaemon {
+			t.Errorf("the standalone server's session has the daemon's session's id %s", own)
+		}
+		var sent readResult
+		s2.call("send_input", map[string]any{"session_id": own, "text": "print(6*7)", "enter": true, "until": "42\r\n>>> "}, &sent)
+		if !strings.Contains(sent.Output, "42") {
+			t.Errorf("the standalone session answered %q", sent.Output)
+		}
+		if st := h.status(t); st.PID != before.PID || st.Sessions != 1 || st.Clients != 1 {
+			t.Errorf("daemon status %+v, want pid %d, its 1 session and 1 client only", st, before.PID)
+		}
+		if st := s2.close(); st.ExitCode() != 0 {
+			t.Errorf("the standalone serve exited %v", st)
+		}
+		if log := readFile(t, s2.stderr); strings.Count(log, "serving this client standalone") != 1 || !strings.Contains(log, diff) {
+			t.Errorf("serve's log does not say once that it serves standalone and why:\n%s", log)
+		}
+		// The daemon's session is untouched by the standalone server's end.
+		s.call("send_input", map[string]any{"session_id": inDaemon, "text": "print(6*9)", "enter": true, "until": "54\r\n>>> "}, &sent)
+		var l listed
+		s.call("list_sessions", map[string]any{}, &l)
+		if got := l.state(inDaemon); got == "" || got == "exited" || got == "lost" {
+			t.Errorf("after the standalone serve ended, the daemon's session is %q: %+v", got, l)
 		}
 	})
 	t.Run("idle daemon: replaced", func(t *testing.T) {

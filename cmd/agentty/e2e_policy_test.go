@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,5 +116,42 @@ func TestServe_ConfigErrors(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), `unknown key "deny_pattern"`) {
 		t.Fatalf("err %v, output %s", err, out)
+	}
+}
+
+// TestServe_AllowListNamesWhatToAdd: open_shell with no shell runs $SHELL,
+// a path the person never wrote in the allow list; the refusal names the
+// entry that would admit it.
+func TestServe_AllowListNamesWhatToAdd(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/usr/bin/bash"); err != nil {
+		t.Skip("no /usr/bin/bash")
+	}
+	outside := filepath.Join(t.TempDir(), "bash")
+	if err := os.Symlink("/usr/bin/bash", outside); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, shell, want string }{
+		{"in a PATH directory", "/usr/bin/bash",
+			`refused by policy: /usr/bin/bash is not on the allow list [ls]; to allow it, add "bash" (any bash in a PATH directory) or "/usr/bin/bash" to allow (rule allow)`},
+		{"outside PATH", outside,
+			`refused by policy: ` + outside + ` is not on the allow list [ls]; to allow it, add "` + outside + `" to allow (a bare "bash" matches only files in PATH directories) (rule allow)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			xdg := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(xdg, "agentty"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(xdg, "agentty", "config.toml"), []byte("[policy]\nallow = [\"ls\"]\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s := startServerWith(t, func(cmd *exec.Cmd) {
+				cmd.Env = append(cmd.Env, "XDG_CONFIG_HOME="+xdg, "SHELL="+tc.shell, "PATH=/usr/local/bin:/usr/bin:/bin")
+			})
+			if msg := s.toolError("open_shell", map[string]any{}); msg != tc.want {
+				t.Errorf("open_shell under allow [ls]:\n got %q\nwant %q", msg, tc.want)
+			}
+		})
 	}
 }

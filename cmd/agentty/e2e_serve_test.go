@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -99,72 +99,59 @@ func TestServe_HelpVersion(t *testing.T) {
 		t.Errorf("no command: exit %d, stderr %q; want 2 and the usage", code, errOut)
 	}
 
-	t.Run("serve on a terminal prints connect help", func(t *testing.T) {
-		cmd := selfCommand(t, "serve")
-		ptmx, err := pty.Start(cmd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ptmx.Close()
-		// The reader goroutine ends with EIO once the server and its guard,
-		// the only holders of the terminal, have exited below.
-		chunks := make(chan []byte)
-		readDone := make(chan struct{})
-		go func() {
-			defer close(readDone)
-			defer close(chunks)
-			for {
-				b := make([]byte, 4096)
-				n, err := ptmx.Read(b)
-				if n > 0 {
-					chunks <- b[:n]
-				}
-				if err != nil {
-					return
-				}
+	// A person who types agentty serve gets the connect instructions and
+	// the shell back: waiting for JSON-RPC typed by hand helps nobody. Via
+	// the daemon, none is started for it.
+	for _, tc := range []struct {
+		name   string
+		daemon bool
+	}{{"standalone", false}, {"via the daemon", true}} {
+		t.Run("serve on a terminal prints connect help and exits/"+tc.name, func(t *testing.T) {
+			cmd := selfCommand(t, "serve")
+			var h *daemonHome
+			if tc.daemon {
+				h = newDaemonHome(t)
+				cmd = h.command(t, "serve")
 			}
-		}()
-		var seen strings.Builder
-		timeout := time.NewTimer(30 * time.Second)
-		defer timeout.Stop()
-	wait:
-		for !strings.Contains(seen.String(), "Waiting for MCP messages") {
+			ptmx, err := pty.Start(cmd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ptmx.Close()
+			read := make(chan string, 1)
+			go func() {
+				b, _ := io.ReadAll(ptmx) // EIO once serve, the terminal's only holder, exits
+				read <- string(b)
+			}()
+			exited := make(chan error, 1)
+			go func() { exited <- cmd.Wait() }()
 			select {
-			case b, ok := <-chunks:
-				if !ok {
-					break wait
+			case <-exited:
+			case <-time.After(30 * time.Second):
+				_ = cmd.Process.Kill()
+				<-exited
+				t.Fatal("serve on a terminal still waits 30 s later, want it to exit after the instructions")
+			}
+			if code := cmd.ProcessState.ExitCode(); code != 0 {
+				t.Errorf("serve on a terminal exited %d, want 0", code)
+			}
+			var got string
+			select {
+			case got = <-read:
+			case <-time.After(30 * time.Second):
+				t.Fatal("terminal still open 30 s after serve exited: something kept it")
+			}
+			if !strings.Contains(got, "claude mcp add agentty -- ") || !strings.Contains(got, "To see it work without a client, run: ") ||
+				strings.Contains(got, "Waiting") {
+				t.Errorf("serve on a tty printed %q, want the connect instructions only", got)
+			}
+			if tc.daemon {
+				if ds := h.daemons(); len(ds) != 0 {
+					t.Errorf("serve on a terminal started daemons %v", ds)
 				}
-				seen.Write(b)
-			case <-timeout.C:
-				break wait
 			}
-		}
-		got := seen.String()
-		if !strings.Contains(got, "claude mcp add agentty -- ") || !strings.Contains(got, " serve") ||
-			!strings.Contains(got, "Waiting for MCP messages on stdin") {
-			t.Errorf("serve on a tty printed %q, want the connect instructions", got)
-		}
-		// The help is printed before the SIGTERM handler is installed; the
-		// guard starts after, so once it runs the signal means shutdown.
-		waitGuard(t, cmd.Process.Pid)
-		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			t.Fatal(err)
-		}
-		// Drain until EOF so the child never blocks on a full terminal.
-		go func() {
-			for range chunks {
-			}
-		}()
-		err = cmd.Wait()
-		if code := cmd.ProcessState.ExitCode(); code != 0 {
-			t.Errorf("serve after SIGTERM: %v (exit %d), want exit 0", err, code)
-		}
-		select {
-		case <-readDone:
-		case <-time.After(30 * time.Second):
-			t.Error("terminal still open 30 s after the server exited: something kept it")
-		}
-	})
+		})
+	}
 }
 
 func TestServe_Demo(t *testing.T) {

@@ -23,7 +23,6 @@ launched by an MCP client, not typed at. To connect one:
   mcp.json:     {"mcpServers": {"agentty": {"command": "%[1]s", "args": ["serve"]}}}
 
 To see it work without a client, run: %[1]s demo
-Waiting for MCP messages on stdin (Ctrl+C to quit).
 `
 
 func serve(args []string, stderr io.Writer) int {
@@ -47,8 +46,19 @@ func serve(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
 		return 2
 	}
+	if hf.addr == "" && term.IsTerminal(int(os.Stdin.Fd())) {
+		// A person typing JSON-RPC gets nothing useful: say how to
+		// connect a client instead of waiting for one.
+		exe, _ := os.Executable()
+		fmt.Fprintf(stderr, connectHelp, exe)
+		return 0
+	}
 	if hf.addr == "" && !df.standalone {
-		return serveViaDaemon(e, df, args, logger, stderr)
+		code, notice := serveViaDaemon(e, df, args, logger, stderr)
+		if notice == "" {
+			return code
+		}
+		scfg.Notice = notice
 	}
 	var tr core.Transport = core.Stdio{}
 	if hf.addr != "" {
@@ -64,10 +74,6 @@ func serve(args []string, stderr io.Writer) int {
 	// runs, a signal means shutdown.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if hf.addr == "" && term.IsTerminal(int(os.Stdin.Fd())) {
-		exe, _ := os.Executable()
-		fmt.Fprintf(stderr, connectHelp, exe)
-	}
 	dbg, err := listenDebug(*debugPath, logger)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentty serve: -debug-socket: %v\n", err)

@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/agentty/agentty/internal/daemon"
 	"github.com/agentty/agentty/internal/stdin"
 )
@@ -66,26 +64,27 @@ func serveOnly(fs *flag.FlagSet) map[string]bool {
 }
 
 // serveViaDaemon relays this process's stdin and stdout to the user's
-// daemon, starting one with this configuration when none runs.
-func serveViaDaemon(e *engineFlags, df *daemonClientFlags, args []string, logger *slog.Logger, stderr io.Writer) int {
+// daemon, starting one with this configuration when none runs, and returns
+// serve's exit code. When the daemon is busy with other settings it
+// returns the notice to give the client instead: the caller then serves
+// this client standalone, since a settings mismatch must not leave a
+// client without a server.
+func serveViaDaemon(e *engineFlags, df *daemonClientFlags, args []string, logger *slog.Logger, stderr io.Writer) (code int, notice string) {
 	socket, err := socketPath(df.socket)
 	if err != nil {
 		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
-		return 2
+		return 2, ""
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
-		return 1
+		return 1, ""
 	}
 	cwd, _ := os.Getwd()
 	dargs := append([]string{"daemon", "-socket", socket, "-ready-fd", fmt.Sprint(daemon.ReadyFD)},
 		forwardArgs(e.fs, args, serveOnly(e.fs))...)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if term.IsTerminal(int(os.Stdin.Fd())) {
-		fmt.Fprintf(stderr, connectHelp, exe)
-	}
 	cctx, cancel := context.WithTimeout(ctx, connectWithin)
 	conn, err := daemon.Connect(cctx, daemon.ConnectOptions{Socket: socket, Version: version, Settings: e.settings(),
 		Spawn: func(ctx context.Context) error {
@@ -94,25 +93,29 @@ func serveViaDaemon(e *engineFlags, df *daemonClientFlags, args []string, logger
 		},
 		Warn: func(msg string) { logger.Warn(msg) }})
 	cancel()
+	if errors.Is(err, daemon.ErrConfigDiffers) {
+		logger.Warn("serving this client standalone, in this process: its sessions end with it", "reason", err)
+		return 0, standaloneNotice(err)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "agentty serve: %v\n", err)
-		return 1
+		return 1, ""
 	}
 	logger.Info("agentty serve relaying MCP to the daemon", "socket", socket, "pid", os.Getpid())
 	defer context.AfterFunc(ctx, func() { _ = conn.Close() })()
 	err = daemon.Relay(stdin.Pollable(), stdin.PollableStdout(), conn)
 	if ctx.Err() != nil {
-		return 0
+		return 0, ""
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		logger.Error("the daemon closed the connection (it was stopped or died); sessions may be gone", "socket", socket)
-		return 1
+		return 1, ""
 	}
 	if err != nil {
 		logger.Error("relay to the daemon failed", "err", err)
-		return 1
+		return 1, ""
 	}
-	return 0
+	return 0, ""
 }
 
 // forwardArgs keeps the flags of args a daemon understands, in order, as

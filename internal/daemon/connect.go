@@ -31,7 +31,8 @@ const attempts = 10
 // opens an MCP stream to it. A daemon of an older version than the client,
 // or one with other settings, is replaced when idle. A busy daemon of
 // another version is used with a warning; a busy one with other settings
-// is an error matching ErrConfigDiffers that names the settings.
+// is an error matching ErrConfigDiffers that names the settings (serve
+// then serves its client standalone).
 func Connect(ctx context.Context, o ConnectOptions) (net.Conn, error) {
 	warn := o.Warn
 	if warn == nil {
@@ -121,8 +122,7 @@ func judge(st Status, version, fp string, settings map[string]string, warn func(
 		warn(fmt.Sprintf("the running daemon (pid %d) is idle and runs with other settings (%s): replacing it", st.PID, diff))
 		return true, nil
 	}
-	return false, fmt.Errorf("%w (pid %d, %s): %s. Run serve with the daemon's settings, run serve -standalone for a server of its own, or stop the daemon (agentty daemon -stop once idle, or kill %d, which ends its sessions)",
-		ErrConfigDiffers, st.PID, busyText(st), diff, st.PID)
+	return false, fmt.Errorf("%w (pid %d, %s): %s", ErrConfigDiffers, st.PID, busyText(st), diff)
 }
 
 func busyText(st Status) string {

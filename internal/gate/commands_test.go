@@ -33,7 +33,7 @@ func TestCommand_Decides(t *testing.T) {
 		{"substitution refused", Command{Tool: "exec_command", Session: "s1", Script: "echo $(touch y)"},
 			"refused by policy: touch is not on the allow list [ls echo git] (rule allow)", "echo $(touch y)"},
 		{"argv refused", Command{Tool: "run_command", Argv: []string{"/bin/rm", "-f", "z"}},
-			"refused by policy: /bin/rm is not on the allow list [ls echo git]; a bare allow entry matches only files in PATH directories (rule allow)", "/bin/rm -f z"},
+			`refused by policy: /bin/rm is not on the allow list [ls echo git]; to allow it, add "rm" (any rm in a PATH directory) or "/bin/rm" to allow (rule allow)`, "/bin/rm -f z"},
 		{"env refused", Command{Tool: "run_command", Argv: []string{"ls"}, Env: map[string]string{"LD_PRELOAD": "/tmp/x.so"}},
 			"refused by policy: setting LD_PRELOAD changes which program runs or injects code into it; it cannot be set while a command policy is on (rule env)", "ls"},
 		{"host admitted", Command{Tool: "run_command", Argv: []string{"ls"}, Host: "u@h"}, "", "ls (on u@h)"},
@@ -152,7 +152,7 @@ func TestShell_ProgramAndHost(t *testing.T) {
 	if err := g.Shell(ctx, stdio, "bash", nil, "", "u@h"); err != nil {
 		t.Fatal(err)
 	}
-	wantRefusal(t, g.Shell(ctx, stdio, "/bin/sh", nil, "", ""), "refused by policy: /bin/sh is not on the allow list [/bin/bash bash]; a bare allow entry matches only files in PATH directories (rule allow)")
+	wantRefusal(t, g.Shell(ctx, stdio, "/bin/sh", nil, "", ""), `refused by policy: /bin/sh is not on the allow list [/bin/bash bash]; to allow it, add "sh" (any sh in a PATH directory) or "/bin/sh" to allow (rule allow)`)
 	wantRefusal(t, g.Shell(ctx, stdio, "sh", nil, "/srv", "u@h"), "refused by policy: sh is not on the allow list [/bin/bash bash] (on u@h) (rule allow)")
 	wantRefusal(t, g.Shell(ctx, stdio, "bash", map[string]string{"LD_PRELOAD": "x"}, "", ""), "refused by policy: setting LD_PRELOAD changes which program runs or injects code into it; it cannot be set while a command policy is on (rule env)")
 	ev := g.events()

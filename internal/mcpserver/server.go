@@ -63,6 +63,8 @@ type Options struct {
 	// Person, when set, is bound to the server so that askpass questions
 	// reach its clients (person.go).
 	Person *Person
+	// Notice, when set, follows the instructions as a paragraph of its own.
+	Notice string
 }
 
 // instructions tell an agent how to use the tools well.
@@ -88,8 +90,12 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	subs := newSubscriptions(mgr, logger)
+	instr := instructions
+	if o.Notice != "" {
+		instr += "\n\n" + o.Notice
+	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "agentty", Title: "agentty: terminals for agents", Version: o.Version},
-		&mcp.ServerOptions{Instructions: instructions, SubscribeHandler: subs.subscribe, UnsubscribeHandler: subs.unsubscribe})
+		&mcp.ServerOptions{Instructions: instr, SubscribeHandler: subs.subscribe, UnsubscribeHandler: subs.unsubscribe})
 	subs.srv = srv
 	t := &tools{mgr: mgr, log: logger, shells: o.Shells, runner: o.Runner,
 		gate:  gate.New(gate.Options{Policy: o.Policy, Audit: o.Audit, MaxInputBytes: mgr.MaxInputBytes(), MaxReadBytes: o.MaxReadBytes, Logger: logger}),

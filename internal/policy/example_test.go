@@ -21,10 +21,12 @@ func ExamplePolicy_CheckScript() {
 		fmt.Println(strings.TrimSpace(fmt.Sprintf("%-16s %s %s", cmd, d.Verdict, d.Rule)))
 	}
 	fmt.Println(p.CheckArgv([]string{"/bin/rm", "x"}, "/tmp").Err())
+	fmt.Println(p.CheckArgv([]string{"/opt/tools/rm", "x"}, "/tmp").Err())
 	// Output:
 	// ls -l | ls       allow
 	// git push         confirm confirm
 	// ls $(rm -rf x)   refuse allow
 	// env rm x         refuse allow
-	// refused by policy: /bin/rm is not on the allow list [git ls]; a bare allow entry matches only files in PATH directories (rule allow)
+	// refused by policy: /bin/rm is not on the allow list [git ls]; to allow it, add "rm" (any rm in a PATH directory) or "/bin/rm" to allow (rule allow)
+	// refused by policy: /opt/tools/rm is not on the allow list [git ls]; to allow it, add "/opt/tools/rm" to allow (a bare "rm" matches only files in PATH directories) (rule allow)
 }

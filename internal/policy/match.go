@@ -85,12 +85,7 @@ func (en entry) matches(p *Policy, e exe, isDeny bool) bool {
 		if e.base != en.raw || !strings.Contains(e.word, "/") {
 			return false
 		}
-		if isDeny {
-			return true
-		}
-		dir := filepath.Dir(e.path)
-		dirs := p.pathDirs()
-		return slices.Contains(dirs, dir) || slices.Contains(dirs, realPath(dir))
+		return isDeny || p.inPathDir(e)
 	case relativePath:
 		if e.word == en.raw {
 			return true
@@ -105,6 +100,28 @@ func (en entry) matches(p *Policy, e exe, isDeny bool) bool {
 		}
 		return e.path != "" && sameFile(e.path, en.raw)
 	}
+}
+
+// inPathDir reports whether e, named by a path, lies in one of the
+// policy's PATH directories, where a bare allow entry matches it.
+func (p *Policy) inPathDir(e exe) bool {
+	dir := filepath.Dir(e.path)
+	dirs := p.pathDirs()
+	return slices.Contains(dirs, dir) || slices.Contains(dirs, realPath(dir))
+}
+
+// allowHint says which allow entry would admit e, named by a path: the
+// program may come from a default the person never wrote (open_shell runs
+// $SHELL, such as /usr/bin/bash), so the refusal names what to add.
+func allowHint(e exe, inPath bool) string {
+	abs := e.path
+	if abs == "" {
+		abs = e.word
+	}
+	if inPath {
+		return fmt.Sprintf("; to allow it, add %q (any %s in a PATH directory) or %q to allow", e.base, e.base, abs)
+	}
+	return fmt.Sprintf("; to allow it, add %q to allow (a bare %q matches only files in PATH directories)", abs, e.base)
 }
 
 func sameFile(a, b string) bool {
@@ -142,7 +159,7 @@ func (p *Policy) checkExe(e exe, via string) Decision {
 			}
 			hint := ""
 			if strings.Contains(e.word, "/") {
-				hint = "; a bare allow entry matches only files in PATH directories"
+				hint = allowHint(e, p.inPathDir(e))
 			}
 			return refuse(RuleAllow, subject, "%s%s is not on the allow list %v%s", e.word, via, names, hint)
 		}

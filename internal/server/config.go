@@ -68,6 +68,10 @@ type Config struct {
 	// the whole process's scheduler, so the serve and daemon commands turn
 	// it on and servers built inside other programs' tests leave it off.
 	AdaptiveProcs bool
+	// Notice is said to every client once, after the instructions of the
+	// initialize result: why this server is not the one they expect
+	// ("": nothing).
+	Notice string
 }
 
 // AskpassConfig is how sessions reach the server for sudo's password:

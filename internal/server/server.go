@@ -144,7 +144,7 @@ func New(cfg Config) (*Server, error) {
 	s.done, s.stop = context.WithCancel(context.Background())
 	s.mcp = mcpserver.New(mgr, &mcpserver.Options{Version: cfg.Version, Logger: log, Policy: pol, Audit: aud,
 		MaxReadBytes: cfg.MaxReadBytes, Hosts: pool, Remote: pool, Store: st,
-		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start), Secrets: s.pages, MaxRounds: cfg.MaxRounds, Person: person})
+		Shells: shell.NewRegistry(mgr), Runner: runner.New(mgr, pool.Start), Secrets: s.pages, MaxRounds: cfg.MaxRounds, Person: person, Notice: cfg.Notice})
 	_ = mcpserver.SelectTools(s.mcp, cfg.Tools) // checked above
 	s.mcp.AddReceivingMiddleware(endCalls, clientDir, s.countCalls)
 	s.mcpBuilt.Store(s.mcp)

@@ -1,7 +1,13 @@
 // Command testreport turns "go test -json" into what plain "go test" prints
 // (a line per package, the output of failing tests) plus one "--- SKIP"
 // line with the reason for every test that could not run, so a run that
-// narrowed itself says so. scripts/test pipes the suite through it.
+// narrowed itself says so, and ends with one line "N passed, N failed,
+// N skipped" (what CI reads). scripts/test pipes the suite through it.
+//
+// Every test counts, subtests included: go test reports each alike, and
+// the skip list names subtests too. A test still running when its
+// package's binary died counts as failed, and so does a package that
+// failed outside any test (a build error, a panic in TestMain).
 //
 // With -fail-on-skip (scripts/test under CI=true) a skipped test fails the
 // run: CI installs everything, so a skip there means coverage was lost.
@@ -23,17 +29,34 @@ import (
 func main() {
 	failOnSkip := flag.Bool("fail-on-skip", false, "exit 1 when any test was skipped")
 	flag.Parse()
-	skips, err := report(os.Stdin, os.Stdout)
+	os.Exit(run(os.Stdin, os.Stdout, os.Stderr, *failOnSkip))
+}
+
+// run reports the events on r to w, ending with the summary line, and
+// returns the exit code.
+func run(r io.Reader, w, stderr io.Writer, failOnSkip bool) int {
+	n, err := report(r, w)
+	code := 0
 	if err != nil {
 		if err != errFailed {
-			fmt.Fprintln(os.Stderr, "testreport:", err)
+			fmt.Fprintln(stderr, "testreport:", err)
 		}
-		os.Exit(1)
+		code = 1
 	}
-	if *failOnSkip && skips > 0 {
-		fmt.Printf("FAIL: %d tests skipped with -fail-on-skip (CI=true): CI must run every test\n", skips)
-		os.Exit(1)
+	if failOnSkip && n.skipped > 0 {
+		fmt.Fprintf(w, "FAIL: %d tests skipped with -fail-on-skip (CI=true): CI must run every test\n", n.skipped)
+		code = 1
 	}
+	fmt.Fprintln(w, n)
+	return code
+}
+
+// tally counts tests by result.
+type tally struct{ passed, failed, skipped int }
+
+// String is the summary line.
+func (n tally) String() string {
+	return fmt.Sprintf("%d passed, %d failed, %d skipped", n.passed, n.failed, n.skipped)
 }
 
 // event is one line of "go test -json" (cmd/test2json).
@@ -47,12 +70,13 @@ type event struct {
 // errFailed is returned when any test, package or build failed.
 var errFailed = errors.New("tests failed")
 
-// report copies events from r to w as described in the package comment and
-// returns how many tests were skipped.
-func report(r io.Reader, w io.Writer) (skipped int, err error) {
+// report copies events from r to w as described in the package comment
+// (all but the summary line) and returns the counts.
+func report(r io.Reader, w io.Writer) (n tally, err error) {
 	out := map[string][]string{} // package + "\x00" + test → its output lines so far
 	var skips []string
 	failed := false
+	testFailed := map[string]bool{} // packages with a failed or unfinished test
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -80,7 +104,12 @@ func report(r io.Reader, w io.Writer) (skipped int, err error) {
 					fmt.Fprintf(w, "--- UNFINISHED: %s\n", test)
 					printOutput(w, out[k])
 					delete(out, k)
+					n.failed++
+					testFailed[pkg] = true
 				}
+			}
+			if !testFailed[e.Package] {
+				n.failed++
 			}
 		case e.Test == "":
 		case e.Action == "output":
@@ -89,25 +118,29 @@ func report(r io.Reader, w io.Writer) (skipped int, err error) {
 			failed = true
 			printOutput(w, out[key])
 			delete(out, key)
+			n.failed++
+			testFailed[e.Package] = true
 		case e.Action == "skip":
 			line := fmt.Sprintf("--- SKIP: %s (%s): %s", e.Test, e.Package, skipReason(out[key]))
 			fmt.Fprintln(w, line)
 			skips = append(skips, line)
 			delete(out, key)
+			n.skipped++
 		case e.Action == "pass":
 			delete(out, key)
+			n.passed++
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return len(skips), err
+		return n, err
 	}
 	if len(skips) > 0 {
 		fmt.Fprintf(w, "\n%d tests skipped:\n%s\n", len(skips), strings.Join(skips, "\n"))
 	}
 	if failed {
-		return len(skips), errFailed
+		return n, errFailed
 	}
-	return len(skips), nil
+	return n, nil
 }
 
 // printOutput prints a test's output as plain go test does, without the

@@ -26,6 +26,9 @@ type AttachOptions struct {
 	// Resized; nil leaves the session's size alone.
 	Size    func() (rows, cols int, err error)
 	Resized <-chan struct{}
+	// Attached, when set, is called once the server has accepted the
+	// attach: a banner printed before would precede "session not found".
+	Attached func()
 }
 
 // AttachResult says how an attach ended.
@@ -61,6 +64,9 @@ func Attach(ctx context.Context, c *Client, id string, o AttachOptions) (AttachR
 		return AttachResult{}, err
 	}
 	defer st.CloseNow()
+	if o.Attached != nil {
+		o.Attached()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	msgs := make(chan recvd)

@@ -57,6 +57,7 @@ type SendInput struct {
 	Text      string   `json:"text,omitempty" jsonschema:"typed first"`
 	Keys      []string `json:"keys,omitempty" jsonschema:"key names after text, e.g. [\"ctrl+c\"], [\"up\",\"enter\"]"`
 	Enter     bool     `json:"enter,omitempty" jsonschema:"press Enter last"`
+	KeysApart bool     `json:"keys_apart,omitempty" jsonschema:"each key once the program waits again: for programs that drop typeahead (ranger)"`
 	StdinEOF  bool     `json:"stdin_eof,omitempty" jsonschema:"close stdin (pipe) or send Ctrl+D (pty)"`
 	ReaderID  int      `json:"reader_id,omitempty"`
 	Echo      bool     `json:"echo,omitempty" jsonschema:"keep the echo of the typed line"`

@@ -61,7 +61,7 @@ type SendInput struct {
 	StdinEOF  bool     `json:"stdin_eof,omitempty" jsonschema:"close stdin (pipe) or send Ctrl+D (pty)"`
 	ReaderID  int      `json:"reader_id,omitempty"`
 	Echo      bool     `json:"echo,omitempty" jsonschema:"keep the echo of the typed line"`
-	Secret    string   `json:"secret,omitempty" jsonschema:"ask_user: at awaiting_password the user types the secret on a private page; you never see it"`
+	Secret    string   `json:"secret,omitempty" jsonschema:"ask_user: at awaiting_password the user types the secret on a private page; you never see it. Never type passwords yourself"`
 	WaitParams
 	ReadParams
 }

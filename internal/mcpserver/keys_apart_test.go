@@ -25,11 +25,29 @@ while True:
         break
 `
 
+// cursesFlusher is ranger's input loop in small: curses decodes each key
+// (arrows are escape sequences) and flushinp discards the rest.
+const cursesFlusher = `
+import curses
+def main(w):
+    w.keypad(True)
+    w.addstr(0, 0, "ready")
+    w.refresh()
+    got = []
+    while True:
+        k = w.getch()
+        curses.flushinp()
+        got.append(k)
+        if k == 10:
+            return got
+print("keys", ",".join(map(str, curses.wrapper(main))), flush=True)
+`
+
 // TestSendInput_KeysApart: named keys sent together reach such a program
 // as one write and all but the first are flushed; with keys_apart each key
 // goes once the program waits again, and every one arrives, in order,
-// each exactly once. Looped: a key sent before the program blocks again is
-// lost.
+// each exactly once, arrows decoded by curses too. Looped: a key sent
+// before the program blocks again is lost.
 func TestSendInput_KeysApart(t *testing.T) {
 	c := newClient(t, session.Config{})
 	keys := []string{"ctrl+a", "tab", "space", "ctrl+b", "ctrl+e"}
@@ -58,6 +76,21 @@ func TestSendInput_KeysApart(t *testing.T) {
 		// piece's keys after the first are flushed all the same.
 		if g := got(r.Output); !strings.HasPrefix(g, "key 01") || strings.Count(g, "key") >= len(keys) {
 			t.Fatalf("keys sent together: got %q, none lost", g)
+		}
+	})
+	t.Run("curses", func(t *testing.T) {
+		for i := range 5 {
+			st := c.on(t).start(map[string]any{"argv": []string{"python3", "-c", cursesFlusher}, "until": "ready", "timeout_ms": 20000})
+			if st.Match != "ready" {
+				t.Fatalf("start: %+v", st)
+			}
+			var r SendResult
+			c.on(t).call("send_input", map[string]any{"session_id": st.SessionID, "keys": []string{"down", "up", "right", "left", "tab"},
+				"enter": true, "keys_apart": true, "until": "^keys .*$", "timeout_ms": 20000}, &r)
+			// KEY_DOWN, KEY_UP, KEY_RIGHT, KEY_LEFT, tab, Enter
+			if r.Match != "keys 258,259,261,260,9,10" {
+				t.Fatalf("round %d: match %q, output %q", i, r.Match, r.Output)
+			}
 		}
 	})
 	for i := range 20 {

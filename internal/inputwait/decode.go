@@ -16,7 +16,8 @@ const (
 	thWaitChild                    // blocked in wait4/waitid
 	thPipeRead                     // blocked reading an anonymous pipe (pipeline stage)
 	thFutex                        // blocked on a futex (idle helper thread)
-	thBlocked                      // blocked in something else (sleep, sockets, files)
+	thSleep                        // sleeping for a time or until a signal
+	thBlocked                      // blocked in something else (sockets, files)
 	thBusy                         // running, uninterruptible, or not inspectable
 )
 
@@ -91,6 +92,8 @@ func classifyWait(v procView, sc *sysState, kind sysKind, r *threadResult) {
 		r.class = thWaitChild
 	case sysFutex:
 		r.class = thFutex
+	case sysSleep:
+		r.class = thSleep
 	case sysRead:
 		fd := int(int32(sc.args[0]))
 		switch c := v.fdClass(fd); {

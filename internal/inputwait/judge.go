@@ -9,10 +9,11 @@ import (
 type procVerdict uint8
 
 const (
-	pvGone    procVerdict = iota // all threads gone, or not judged
-	pvReading                    // a thread reads the input; nothing runs
-	pvPassive                    // waits for a child, a pipe, or is stopped
-	pvBusy                       // anything else: the program is not idle
+	pvGone     procVerdict = iota // all threads gone, or not judged
+	pvReading                     // a thread reads the input; nothing runs
+	pvPassive                     // waits for a child, a pipe, or is stopped
+	pvSleeping                    // sleeps for a time or until a signal
+	pvBusy                        // anything else: the program is not idle
 )
 
 // tally collects the classifications of one process's threads.
@@ -60,17 +61,24 @@ func (t *tally) verdict() (procVerdict, threadResult) {
 		return pvPassive, t.first[thStopped]
 	case t.seen[thBlocked]:
 		return pvBusy, t.first[thBlocked]
+	case t.seen[thSleep]:
+		// Only sleeps and futex waits: a timer or a signal wakes it, not
+		// work in progress (a script's `sleep 60 &`).
+		return pvSleeping, t.first[thSleep]
 	default: // only futex waits: waiting on something we cannot see
 		return pvBusy, t.first[thFutex]
 	}
 }
 
 // group collects the verdicts of the inspected group's members in walk
-// order; after a busy member the answer is Running.
+// order; after a busy member the answer is Running. A sleeping member
+// does not keep another member's read of the input from being the answer:
+// without job control a script's background job shares its group, and a
+// shell waiting for a sleeping foreground child reads nothing.
 type group struct {
-	live                    int
-	busy, reading, idleNote threadResult
-	busyM, readM, idleM     *member
+	live                           int
+	busy, reading, idleNote, sleep threadResult
+	busyM, readM, idleM, sleepM    *member
 }
 
 func (g *group) add(m *member, pv procVerdict, note threadResult) {
@@ -86,6 +94,10 @@ func (g *group) add(m *member, pv procVerdict, note threadResult) {
 	case pvPassive:
 		if g.idleM == nil {
 			g.idleNote, g.idleM = note, m
+		}
+	case pvSleeping:
+		if g.sleepM == nil {
+			g.sleep, g.sleepM = note, m
 		}
 	}
 	g.live++
@@ -105,6 +117,10 @@ func (g *group) probe(decode bool, pgid int, fp uint64) Probe {
 		probe.Detail = "the terminal has no foreground process group"
 	case g.live == 0:
 		probe.Detail = "no live process in process group " + strconv.Itoa(pgid)
+	case g.readM == nil && g.sleepM != nil:
+		// A sleeper vetoes nothing, but with no reader it is what the
+		// program waits for: the program goes on by itself.
+		probe.Detail = describe(g.sleepM, &g.sleep)
 	case g.readM == nil:
 		probe.Detail = "nothing in process group " + strconv.Itoa(pgid) + " reads the input"
 		if g.idleM != nil {
@@ -137,7 +153,7 @@ func describe(m *member, r *threadResult) string {
 		return s + " reads a pipe in " + sysName(r)
 	case thStopped:
 		return s + " is stopped"
-	case thBlocked, thFutex:
+	case thBlocked, thFutex, thSleep:
 		return s + " is blocked in " + sysName(r) + ", not on the input"
 	case thBusy:
 		switch {

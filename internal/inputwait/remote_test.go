@@ -43,6 +43,10 @@ func TestRemote_JudgesProbeAnswers(t *testing.T) {
 			Running, "pid 100 (sh) is running"},
 		{"shell waits, child reads", "g 1 2 100 x86_64 0 - p 100 2 sh s 100 61 0xffffffff 0x0 0x0 0x0 0x0 0x0 p 101 3 cat s 101 0 0x0 0x7f00 0x1 0x0 0x0 0x0 i 0 pipe",
 			AwaitingInput, "pid 101 (cat) in read on fd 0 (pipe)"},
+		{"a sleeping member", "g 1 2 100 x86_64 0 - p 100 5 sleep s 100 230 0x0 0x0 0x0 0x0 0x0 0x0 p 101 2 sh s 101 0 0x0 0x7f00 0x1 0x0 0x0 0x0 i 0 pipe",
+			AwaitingInput, "pid 101 (sh) in read on fd 0 (pipe)"},
+		{"shell waits, child sleeps", "g 1 2 100 x86_64 0 - p 100 2 sh s 100 61 0xffffffff 0x0 0x0 0x0 0x0 0x0 p 101 5 sleep s 101 230 0x0 0x0 0x0 0x0 0x0 0x0",
+			Running, "pid 101 (sleep) is blocked in clock_nanosleep, not on the input"},
 		{"no member", "g 0 0 100 x86_64 0 -", Running, "no live process in process group 100"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ const (
 	sysEpoll                 // epoll_wait family: arg0 is the epoll fd
 	sysWait                  // wait4/waitid: a shell waiting for its child
 	sysFutex                 // futex: an idle helper thread
+	sysSleep                 // nanosleep, pause: waits for time or a signal
 )
 
 // sysInfo is one row of the per-architecture syscall table.

@@ -103,6 +103,13 @@ func (t *tools) runInteractive(ctx context.Context, req *mcp.CallToolRequest, in
 		}
 		segment = time.Duration(*in.TimeoutMs) * time.Millisecond
 	}
+	// until and settle_ms end a round where the kernel's verdict cannot:
+	// a program whose group holds a process blocked on something else.
+	wo, err := WaitParams{Until: in.Until, SettleMs: in.SettleMs}.options(waitDefaults{})
+	if err != nil {
+		return RunResult{}, err
+	}
+	wo.Timeout = segment
 	st, resumed := t.resumeRun(req, in)
 	var s *session.Session
 	if resumed {
@@ -122,18 +129,18 @@ func (t *tools) runInteractive(ctx context.Context, req *mcp.CallToolRequest, in
 	}
 	t.setRun(s.ID, true)
 	defer t.onSession(s.ID, req.Session)()
-	res, err := t.interactiveLoop(ctx, req, s, in, st, resumed, maxRounds, segment)
+	res, err := t.interactiveLoop(ctx, req, s, in, st, resumed, maxRounds, wo)
 	if _, retry := errors.AsType[*needInput](err); !retry {
 		t.setRun(s.ID, false)
 	}
 	return res, err
 }
 
-func (t *tools) interactiveLoop(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, in RunInput, st runState, resumed bool, maxRounds int, segment time.Duration) (RunResult, error) {
+func (t *tools) interactiveLoop(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, in RunInput, st runState, resumed bool, maxRounds int, wo session.WaitOptions) (RunResult, error) {
 	var mark *session.InputMark
 	for {
 		if !resumed {
-			note, asked, err := t.untilPrompt(ctx, req, s, mark, segment)
+			note, asked, err := t.untilPrompt(ctx, req, s, mark, wo)
 			if err != nil {
 				t.kill(ctx, s)
 				return RunResult{}, err
@@ -197,13 +204,21 @@ func (t *tools) startInteractive(ctx context.Context, req *mcp.CallToolRequest, 
 	return s, nil
 }
 
-// untilPrompt waits until the program waits for input, exits, or asks
-// through agentty askpass (asked); it returns a note when the program ran
-// past segment without any of these.
-func (t *tools) untilPrompt(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, mark *session.InputMark, segment time.Duration) (note string, asked *secret.Page, err error) {
+// untilPrompt waits until the program waits for input, exits, asks
+// through agentty askpass (asked), or its output matches wo.Until or
+// settles for wo.Settle; it returns a note when the program ran past
+// wo.Timeout without any of these.
+func (t *tools) untilPrompt(ctx context.Context, req *mcp.CallToolRequest, s *session.Session, mark *session.InputMark, wo session.WaitOptions) (note string, asked *secret.Page, err error) {
 	stop := ReportProgress(ctx, req, s)
 	defer stop()
+	segment := wo.Timeout
 	deadline := time.Now().Add(segment)
+	// Output since the last answer (or the start) counts for until, also
+	// when a wait is restarted after an askpass check.
+	var from int64
+	if mark != nil {
+		from = mark.At
+	}
 	for {
 		pg, changed := t.pendingAsk(s.ID)
 		if pg != nil {
@@ -212,7 +227,7 @@ func (t *tools) untilPrompt(ctx context.Context, req *mcp.CallToolRequest, s *se
 		left := time.Until(deadline)
 		if left <= 0 {
 			t.kill(ctx, s)
-			return fmt.Sprintf("the program ran %s without asking for input or exiting (timeout_ms); it was killed", segment), nil, nil
+			return fmt.Sprintf("the program ran %s without asking for input or exiting (timeout_ms; until or settle_ms can end a round); it was killed", segment), nil, nil
 		}
 		// An askpass question ends the wait; the goroutine ends with it.
 		wctx, cancel := context.WithCancel(ctx)
@@ -223,13 +238,15 @@ func (t *tools) untilPrompt(ctx context.Context, req *mcp.CallToolRequest, s *se
 			case <-wctx.Done():
 			}
 		}()
-		r := s.Wait(wctx, s.OutputEnd(), session.WaitOptions{Timeout: left, Input: mark})
+		o := wo
+		o.Timeout, o.Input = left, mark
+		r := s.Wait(wctx, from, o)
 		cancel()
 		if ctx.Err() != nil {
 			return "", nil, ctx.Err()
 		}
 		switch r.Reason {
-		case session.ReasonAwaiting, session.ReasonExited:
+		case session.ReasonAwaiting, session.ReasonExited, session.ReasonMatched, session.ReasonSettled:
 			return "", nil, nil
 		}
 	}

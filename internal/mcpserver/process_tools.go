@@ -100,7 +100,13 @@ func (t *tools) sendInput(ctx context.Context, req *mcp.CallToolRequest, in Send
 		w.Listen = &l
 	}
 	deadline := time.Now().Add(max(w.Timeout, 5*time.Second))
-	n, err := s.Send(session.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF, KeepEcho: in.Echo, From: clientName(req)}, deadline)
+	si := session.Input{Text: in.Text, Keys: in.Keys, Enter: in.Enter, EOF: in.StdinEOF, KeepEcho: in.Echo, From: clientName(req)}
+	var n int
+	if in.KeysApart {
+		n, err = s.SendApart(ctx, si, deadline)
+	} else {
+		n, err = s.Send(si, deadline)
+	}
 	if n > 0 || err == nil {
 		t.recordInput(req, s, in, state)
 	}

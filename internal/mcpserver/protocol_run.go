@@ -23,6 +23,8 @@ type RunInput struct {
 	Interactive        bool              `json:"interactive,omitempty" jsonschema:"run to the end on a terminal in this call; the user answers its prompts (elicitation), passwords on a private page"`
 	MaxRounds          int               `json:"max_rounds,omitempty" jsonschema:"interactive: most questions (default 50)"`
 	Mode               string            `json:"mode,omitempty" jsonschema:"interactive: pty (default) or pipe"`
+	Until              string            `json:"until,omitempty" jsonschema:"interactive: also ask when new output matches (RE2)"`
+	SettleMs           *int              `json:"settle_ms,omitempty" jsonschema:"interactive: also ask after this many quiet ms"`
 	SSHParams
 }
 

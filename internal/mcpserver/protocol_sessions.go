@@ -57,10 +57,11 @@ type SendInput struct {
 	Text      string   `json:"text,omitempty" jsonschema:"typed first"`
 	Keys      []string `json:"keys,omitempty" jsonschema:"key names after text, e.g. [\"ctrl+c\"], [\"up\",\"enter\"]"`
 	Enter     bool     `json:"enter,omitempty" jsonschema:"press Enter last"`
+	KeysApart bool     `json:"keys_apart,omitempty" jsonschema:"each key once the program waits again: for programs that drop typeahead (ranger)"`
 	StdinEOF  bool     `json:"stdin_eof,omitempty" jsonschema:"close stdin (pipe) or send Ctrl+D (pty)"`
 	ReaderID  int      `json:"reader_id,omitempty"`
 	Echo      bool     `json:"echo,omitempty" jsonschema:"keep the echo of the typed line"`
-	Secret    string   `json:"secret,omitempty" jsonschema:"ask_user: at awaiting_password the user types the secret on a private page; you never see it"`
+	Secret    string   `json:"secret,omitempty" jsonschema:"ask_user: at awaiting_password the user types the secret on a private page; you never see it. Never type passwords yourself"`
 	WaitParams
 	ReadParams
 }

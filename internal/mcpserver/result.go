@@ -42,11 +42,18 @@ func readResult(s *session.Session, r session.Result) ReadResult {
 	case out.State == string(record.StateLost):
 		out.Hint = "the connection to the remote host dropped; start the program again (the connection is re-established)"
 	case out.State == string(record.StateAwaitingPassword):
-		out.Hint = "the program asks for a secret (echo is off)"
+		out.Hint = passwordHint(s.ID)
 	case out.TUI:
 		out.Hint = "full-screen program (alternate screen): the output is redraw sequences; read_screen shows what a person sees"
 	}
 	return out
+}
+
+// passwordHint leads an agent at a password prompt to the path that keeps
+// the secret out of the conversation, rather than typing one itself.
+func passwordHint(id string) string {
+	return `the program asks for a secret (echo is off): send_input {"session_id": "` + id +
+		`", "secret": "ask_user"} has the user type it on a private page; never type a password yourself`
 }
 
 // Text renders a compact human/agent-readable form of a read result.

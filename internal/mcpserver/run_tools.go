@@ -67,8 +67,8 @@ func (t *tools) runCommand(ctx context.Context, req *mcp.CallToolRequest, in Run
 	if in.Interactive {
 		return t.runInteractive(ctx, req, in)
 	}
-	if in.MaxRounds != 0 || in.Mode != "" {
-		return RunResult{}, fmt.Errorf("%w: max_rounds and mode go with interactive: true", session.ErrBadArgs)
+	if in.MaxRounds != 0 || in.Mode != "" || in.Until != "" || in.SettleMs != nil {
+		return RunResult{}, fmt.Errorf("%w: max_rounds, mode, until and settle_ms go with interactive: true", session.ErrBadArgs)
 	}
 	o := runner.Options{Argv: in.Argv, Cwd: in.Cwd, Env: in.Env, Stdin: in.Stdin, MaxOutputBytes: in.MaxOutputBytes,
 		SuccessExitCode: in.SuccessExitCode, AnyExitCode: in.AnyExitCode, SuccessFile: in.SuccessFile,

@@ -122,5 +122,8 @@ func (r ScreenResult) Text() string {
 		fmt.Fprintf(&b, " | pending=%dB", r.PendingBytes)
 	}
 	b.WriteString("]")
+	if r.State == string(record.StateAwaitingPassword) {
+		b.WriteString("\nhint: " + passwordHint(r.SessionID))
+	}
 	return b.String()
 }

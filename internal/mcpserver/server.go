@@ -72,7 +72,7 @@ const instructions = `agentty runs interactive and long-running programs for you
 Flow: start_process (returns the first output, e.g. a REPL banner and prompt) -> send_input (types, then returns the reply) -> read_output (more output) -> terminate_process.
 Calls return as soon as the program waits for input (reason=awaiting_input), the until regex matches, the program exits, output settles, or timeout_ms passes; no sleeping or polling needed. return_on narrows this: ["exit"] waits for the program to end, ["match"] waits past prompts for until.
 session_id takes a session's id or the name given at start.
-state=awaiting_password means the program asks for a secret with echo off.
+state=awaiting_password means the program asks for a secret with echo off: send_input secret=ask_user lets the user type it; never type it yourself.
 If a call is refused by policy, the error names the rule; get_policy shows what may run. Change the command instead of retrying it.
 
 Full-screen programs (vim, less, top, htop, curses menus; tui=true) redraw the terminal: read_screen returns the screen as a person sees it.`

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/gate"
+	"github.com/agentty/agentty/internal/record"
 	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/shell"
 )
@@ -124,6 +125,9 @@ func execResult(s *session.Session, r shell.Result) ExecResult {
 			}
 		}
 		out.Hint = "the shell itself exited during this command (exit, set -e, or killed); open a new one with open_shell"
+	case r.InputState == record.StateAwaitingPassword:
+		out.State = string(r.InputState)
+		out.Hint = passwordHint(s.ID) + "; then await_command for the rest"
 	case r.InputState != "":
 		out.State = string(r.InputState)
 		out.Hint = "the command waits for input: answer with send_input, then await_command for the rest (or send_input keys [\"ctrl+c\"])"

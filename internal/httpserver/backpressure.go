@@ -35,6 +35,7 @@ type flows struct {
 
 type callFlow struct {
 	calls   int           // guarded by flows.mu
+	posts   int           // POSTs admitted and not yet answered; guarded by flows.mu
 	changed chan struct{} // closed and replaced at each change; guarded by flows.mu
 	refs    int           // holders (calls, waiting POSTs); guarded by flows.mu
 }
@@ -64,29 +65,42 @@ func (c *callFlow) broadcast() {
 }
 
 // admit waits, before a POST of session id is read, until the session has
-// fewer than maxSessionCalls calls in flight: a client past the cap is
-// slowed. After replyStall it gives up: false.
-func (f *flows) admit(ctx context.Context, id string) bool {
+// fewer than maxSessionCalls calls in flight and as many POSTs not yet
+// answered: a client past the cap is slowed. After replyStall it gives up:
+// false. Admitted, the POST holds its place until done is called. On
+// streamable HTTP a call's reply is written by its POST after the call has
+// returned, so counting calls alone would let a client that reads no reply
+// hold any number of POSTs, each with its reply, stuck in the write.
+func (f *flows) admit(ctx context.Context, id string) (done func(), ok bool) {
 	f.mu.Lock()
 	c := f.ref(id)
-	defer func() { f.unref(id, c); f.mu.Unlock() }()
+	defer f.mu.Unlock()
 	timer := time.NewTimer(replyStall)
 	defer timer.Stop()
-	for c.calls >= maxSessionCalls {
+	for c.calls >= maxSessionCalls || c.posts >= maxSessionCalls {
 		ch := c.changed
 		f.mu.Unlock()
 		select {
 		case <-ch:
 		case <-timer.C:
 			f.mu.Lock()
-			return false
+			f.unref(id, c)
+			return nil, false
 		case <-ctx.Done():
 			f.mu.Lock()
-			return false
+			f.unref(id, c)
+			return nil, false
 		}
 		f.mu.Lock()
 	}
-	return true
+	c.posts++
+	return func() {
+		f.mu.Lock()
+		c.posts--
+		c.broadcast()
+		f.unref(id, c)
+		f.mu.Unlock()
+	}, true
 }
 
 // gatePOST holds a POST to an MCP session while it is at its call cap,
@@ -97,7 +111,12 @@ func (f *flows) gatePOST(next http.Handler) http.Handler {
 		if id == "" {
 			id = r.URL.Query().Get("sessionid")
 		}
-		if r.Method != http.MethodPost || id == "" || f.admit(r.Context(), id) {
+		if r.Method != http.MethodPost || id == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if done, ok := f.admit(r.Context(), id); ok {
+			defer done()
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -1,9 +1,12 @@
 package httpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -111,7 +114,7 @@ func (f *flows) gatePOST(next http.Handler) http.Handler {
 		if id == "" {
 			id = r.URL.Query().Get("sessionid")
 		}
-		if r.Method != http.MethodPost || id == "" {
+		if r.Method != http.MethodPost || id == "" || answersOnly(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -128,6 +131,31 @@ func (f *flows) gatePOST(next http.Handler) http.Handler {
 		w.Header().Set("Retry-After", "1")
 		refuse(w, http.StatusServiceUnavailable, fmt.Sprintf("503 Service Unavailable: this MCP session has %d calls in flight and has not taken a reply for %v; read the replies of the calls you made", maxSessionCalls, replyStall))
 	})
+}
+
+// answerPeek is how much of a POST's body answersOnly reads to tell: an
+// elicitation's answer or a notification is small, and a body past it is
+// gated like a call.
+const answerPeek = 64 << 10
+
+// answersOnly reports whether a POST carries no request, only responses
+// (the person's answer to an elicitation) or notifications (a
+// cancellation): those pass the session's cap, or calls waiting on the
+// person could never end while the cap is full. The part it reads is put
+// back in front of the rest of the body.
+func answersOnly(r *http.Request) bool {
+	head, err := io.ReadAll(io.LimitReader(r.Body, answerPeek+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	if err != nil || len(head) > answerPeek || len(bytes.TrimSpace(head)) == 0 {
+		return false
+	}
+	if !json.Valid(head) {
+		return false // the SDK answers it with a parse error
+	}
+	return len(requestIDs(head)) == 0
 }
 
 // countCall is MCP receiving middleware: it counts a session's calls in

@@ -133,9 +133,11 @@ func (w *exitWatcher) run(f *os.File, rc syscall.RawConn, epfd int) {
 		}
 		// A new map: a cleared one would keep the peak's buckets.
 		w.watched = map[int32]func(){}
+		// Closed before the set is marked gone, under mu: whoever sees no
+		// watcher running finds its descriptor closed too.
+		f.Close()
 		w.epfd = -1
 		w.mu.Unlock()
-		f.Close()
 		for _, cb := range due {
 			cb()
 		}

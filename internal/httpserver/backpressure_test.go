@@ -2,7 +2,6 @@ package httpserver
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -10,28 +9,12 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentty/agentty/internal/logbuf"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestBackpressure_DeafSSEClient: a legacy SSE client that opens its event
 // stream and never reads it, while it posts get_history calls with 256 KiB
@@ -42,7 +25,7 @@ func (l *lockedBuffer) String() string {
 func TestBackpressure_DeafSSEClient(t *testing.T) {
 	defer func(c int, d time.Duration) { maxSessionCalls, replyStall = c, d }(maxSessionCalls, replyStall)
 	maxSessionCalls, replyStall = 4, 500*time.Millisecond
-	logs := &lockedBuffer{}
+	logs := &logbuf.Buffer{}
 	s := startServer(t, &Options{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	healthy := s.connect(t, transports[1], clientOpts{})
 	var started struct {

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/agentty/agentty/internal/logbuf"
 )
 
 // The repro of issue 36's item 6: 100 connections from 127.0.0.1 (where
@@ -41,7 +43,7 @@ func TestConnLimit_SlowPeersCannotLockOut(t *testing.T) {
 		}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var logs logBuffer
+			var logs logbuf.Buffer
 			tc.opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 			s := startServer(t, &tc.opts)
 			host := s.Addr().String()
@@ -127,24 +129,6 @@ func tryPost(hc *http.Client, url string, hdr map[string]string) (int, string) {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)
-}
-
-// logBuffer collects a server's log across goroutines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // slowPeers are attackers: n connections that each send start, then drip

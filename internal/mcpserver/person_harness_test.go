@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/audit"
+	"github.com/agentty/agentty/internal/logbuf"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/secret"
 	"github.com/agentty/agentty/internal/session"
@@ -29,30 +30,12 @@ import (
 // elicitation/create during the call.
 var protocols = []string{"", "2025-06-18"}
 
-// syncBuffer is a log sink tests read while the server writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // personHarness is a server with everything a secret could leak into: an
 // audit log, a transcript store, a debug server log, and its secret pages.
 type personHarness struct {
 	*client
 	dir     string
-	log     *syncBuffer
+	log     *logbuf.Buffer
 	results []string // every tool result the client saw, as JSON
 	mu      sync.Mutex
 	audit   string // the audit log's path
@@ -74,7 +57,7 @@ func auditEvents(t *testing.T, h *personHarness) []audit.Event {
 func newPersonHarness(t *testing.T, version string, co *mcp.ClientOptions, o Options) *personHarness {
 	t.Helper()
 	dir := t.TempDir()
-	h := &personHarness{dir: dir, log: &syncBuffer{}}
+	h := &personHarness{dir: dir, log: &logbuf.Buffer{}}
 	logger := slog.New(slog.NewTextHandler(h.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	a, err := audit.Open(filepath.Join(dir, "audit"), &audit.Options{NoSync: true})
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentty/agentty/internal/logbuf"
 )
 
 // TestAskpass_MadeAtFirstSession: New makes no askpass directory (a cold
@@ -14,7 +16,7 @@ import (
 func TestAskpass_MadeAtFirstSession(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	var log logBuffer
+	var log logbuf.Buffer
 	cfg := testConfig(t, t.TempDir(), &log)
 	cfg.Askpass = &AskpassConfig{Exe: "/nonexistent/agentty"}
 	s, err := New(cfg)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentty/agentty/internal/console/api"
 	"github.com/agentty/agentty/internal/console/client"
+	"github.com/agentty/agentty/internal/logbuf"
 )
 
 // consoleTransport is a front end that carries one in-memory MCP client
@@ -43,7 +44,7 @@ type consoleServer struct {
 
 func startConsole(t testing.TB, lease time.Duration) *consoleServer {
 	t.Helper()
-	var log logBuffer
+	var log logbuf.Buffer
 	cfg := testConfig(t, t.TempDir(), &log)
 	cfg.Guard = nil
 	cfg.Sessions.LeaseTimeout = lease

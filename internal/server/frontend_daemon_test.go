@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentty/agentty/internal/daemon"
+	"github.com/agentty/agentty/internal/logbuf"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/toolcall"
 )
@@ -42,7 +43,7 @@ func startDaemon(t *testing.T, idle time.Duration) *daemonUnderTest {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	socket := filepath.Join(dir, "run", daemon.SocketName)
-	var log logBuffer
+	var log logbuf.Buffer
 	srv, err := New(Config{Version: "test", Logger: slog.New(slog.NewTextHandler(&log, nil)),
 		Sessions: &SessionConfig{KillGrace: 500 * time.Millisecond}})
 	if err != nil {

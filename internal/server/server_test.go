@@ -20,6 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentty/agentty/internal/logbuf"
 	"github.com/agentty/agentty/internal/toolcall"
 )
 
@@ -41,31 +42,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// logBuffer is a log destination safe for the server's goroutines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // memTransport is a front end carrying one in-memory client.
 type memTransport struct{ t mcp.Transport }
 
 func (m memTransport) Serve(ctx context.Context, ep Endpoint) error { return ep.MCP.Run(ctx, m.t) }
 
 // testConfig is a server with every part on: store, audit log, guard.
-func testConfig(t testing.TB, dataDir string, log *logBuffer) Config {
+func testConfig(t testing.TB, dataDir string, log *logbuf.Buffer) Config {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -149,7 +132,7 @@ func waitGoroutines(t *testing.T, before int) {
 func TestClose_EndsEverything(t *testing.T) {
 	before, _ := goroutines()
 	dataDir := t.TempDir()
-	var log logBuffer
+	var log logbuf.Buffer
 	cfg := testConfig(t, dataDir, &log)
 	s, err := New(cfg)
 	if err != nil {
@@ -284,7 +267,7 @@ func checkAuditExit(t *testing.T, dir, id string) {
 // Serve, returns nil everywhere, and Serve afterwards is refused.
 func TestClose_Concurrent(t *testing.T) {
 	before, _ := goroutines()
-	var log logBuffer
+	var log logbuf.Buffer
 	s, err := New(testConfig(t, t.TempDir(), &log))
 	if err != nil {
 		t.Fatal(err)
@@ -343,7 +326,7 @@ func TestNew_StoreError(t *testing.T) {
 	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var log logBuffer
+	var log logbuf.Buffer
 	_, err := New(testConfig(t, notDir, &log))
 	if !errors.Is(err, ErrStore) || strings.HasPrefix(err.Error(), ErrStore.Error()) {
 		t.Fatalf("New with a file as the store: %v, want an error matching ErrStore in the store's words", err)

@@ -2,7 +2,6 @@ package stdio
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,11 +9,12 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentty/agentty/internal/logbuf"
 )
 
 // flowServer runs an MCP server on a Transport over two OS pipes (pollable,
@@ -27,24 +27,7 @@ type flowServer struct {
 	started chan struct{} // one per handler started
 	done    chan struct{}
 	err     error // Run's, once done is closed
-	log     *syncBuffer
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	log     *logbuf.Buffer
 }
 
 type bigIn struct {
@@ -61,7 +44,7 @@ func startFlow(t *testing.T, lim Limits, release <-chan struct{}) *flowServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &flowServer{in: inW, out: outR, r: bufio.NewReaderSize(outR, 1<<20), started: make(chan struct{}, 1000), done: make(chan struct{}), log: &syncBuffer{}}
+	s := &flowServer{in: inW, out: outR, r: bufio.NewReaderSize(outR, 1<<20), started: make(chan struct{}, 1000), done: make(chan struct{}), log: &logbuf.Buffer{}}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	big := strings.Repeat("x", 64<<10)
 	mcp.AddTool(srv, &mcp.Tool{Name: "big"}, func(ctx context.Context, _ *mcp.CallToolRequest, in bigIn) (*mcp.CallToolResult, echoOut, error) {

@@ -22,10 +22,6 @@ const (
 	DefaultFDReserve = 256
 )
 
-// maxUnsent is the most a connection's kernel send queue holds beyond what
-// the client's receive window takes (sendqueue_linux.go).
-const maxUnsent = 128 << 10
-
 // Connections over a limit are not dropped blind: a few "spare" ones are
 // served /healthz (so a supervisor still sees the server under a flood)
 // and a 503 for anything else, and live at most spareLife. Beyond those

@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package httpserver
 
 import (
@@ -6,6 +8,10 @@ import (
 
 	"golang.org/x/sys/unix"
 )
+
+// maxUnsent is the most a connection's kernel send queue holds beyond what
+// the client's receive window takes.
+const maxUnsent = 128 << 10
 
 // limitUnsent caps the bytes the kernel keeps queued and not yet sent on
 // c at maxUnsent (TCP_NOTSENT_LOWAT). Without it a loopback socket's send

@@ -24,6 +24,8 @@ func openBrowser(url string) (string, error) {
 	if err := cmd.Start(); err != nil {
 		return name, fmt.Errorf("%s did not start (%v): open the URL below yourself", name, err)
 	}
+	// The waiter outlives this call only when the opener is the browser
+	// itself; agentty web exits right after, which ends it.
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {

@@ -22,11 +22,11 @@ import (
 // Daemon serves the per-user daemon's socket: MCP clients (agentty serve
 // relaying its stdio) upgrade GET /v1/mcp to a JSON-RPC stream served like
 // stdio; /v1/daemon reports its status, /v1/daemon/stop asks it to exit;
-// /v1/daemon/web opens the web view; the person's console is mounted under
-// /v1/. Serve returns nil, ending
-// the daemon, after Idle with no session running and no client connected
-// (counted from the first client, or from firstClientGrace after the start
-// when none came), or when asked to stop while idle. Once it decided to
+// /v1/daemon/web opens the web view; the person's console is mounted
+// under /v1/. Serve returns nil, ending the daemon, after Idle with no
+// session running and no client connected (counted from the first client,
+// or from firstClientGrace after the start when none came), or when asked
+// to stop while idle. Once it decided to
 // stop it answers upgrades 503, which clients take as "no daemon".
 type Daemon struct {
 	Listener net.Listener // a daemon.Listener: same-uid peers only
@@ -37,11 +37,10 @@ type Daemon struct {
 	Activity func() Activity  // the core's (Server.Activity)
 	Ready    func()           // called once, when the socket serves; may be nil
 	Now      func() time.Time // nil: time.Now
-	// Web, when set, also serves the web view on its address (WebOnly: no
-	// MCP there); its one-time login URLs are issued over this socket, so
-	// only the daemon's own user can open the page.
-	// Without it the web view opens when first asked for (POST
-	// daemon.WebPath), on loopback.
+	// Web, when set, serves the web view on its address from the start
+	// (WebOnly: no MCP there); nil, it opens on loopback when first asked
+	// for (POST daemon.WebPath). Its one-time login URLs are issued over
+	// this socket, so only the daemon's own user can open the page.
 	Web *HTTPOptions
 }
 

@@ -30,7 +30,7 @@ func daemonCmd(args []string, stdout, stderr io.Writer) int {
 	logFile := fs.String("log-file", "", "where the daemon logs (default daemon.log in the state directory; - for stderr)")
 	readyFD := fs.Int("ready-fd", 0, "report on this descriptor once listening (agentty serve sets it)")
 	status := fs.Bool("status", false, "print the running daemon's status as JSON and exit")
-	webAddr := fs.String("web", "", "also serve the web view on this address (loopback unless $"+tokenEnv+" is set); agentty web prints its login URL")
+	webAddr := fs.String("web", "", "serve the web view on this address from the start (loopback unless $"+tokenEnv+" is set); without it the daemon opens it on loopback when agentty web asks")
 	stopIt := fs.Bool("stop", false, "ask the running daemon to exit; it does only when no session runs and no client is connected")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "Usage: agentty daemon [flags]\n\nThe per-user daemon agentty serve relays MCP clients to, so sessions outlive\n"+

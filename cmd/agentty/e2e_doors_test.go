@@ -168,6 +168,16 @@ func TestDoors_SandboxedSession(t *testing.T) {
 		}
 		dd.refused(t, "daemon socket", id, "sandbox", false)
 	})
+	t.Run("agentty web", func(t *testing.T) {
+		// The route that opens the web view is behind the socket's checks.
+		id, out := dd.run(t, sandboxed, nil, `AGENTTY_E2E_MAIN=1 "$EXE" web -no-open -socket "$AGENTTY_SOCKET"; echo "exit $?"`,
+			map[string]string{"EXE": dd.exe, "AGENTTY_SOCKET": dd.h.socket})
+		want := regexp.MustCompile(`^agentty web: daemon web view: 403 Forbidden: ` + refusal("daemon socket", id, `of session `+id+`, which is held \(sandbox\)`) + "\nexit 1\n$")
+		if !want.MatchString(out) {
+			t.Fatalf("agentty web in a sandboxed session printed %q, want a match for %s", out, want)
+		}
+		dd.refused(t, "daemon socket", id, "sandbox", false)
+	})
 	t.Run("askpass socket", func(t *testing.T) {
 		id, out := dd.run(t, sandboxed, nil, `"$SUDO_ASKPASS" 'Password: '; echo "exit $?"`, nil)
 		want := regexp.MustCompile(`^agentty askpass: ` + refusal("askpass socket", id, `of session `+id+`, which is held \(sandbox\)`) + "\nexit 1\n$")

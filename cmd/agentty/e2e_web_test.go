@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/agentty/agentty/internal/daemon"
 	"github.com/agentty/agentty/internal/toolcall"
 	webview "github.com/agentty/agentty/internal/web"
 	"github.com/agentty/agentty/internal/web/browsertest"
@@ -22,7 +24,7 @@ import (
 // webLoginURL runs "agentty web" with args and returns the URL it prints.
 func webLoginURL(t *testing.T, env []string, args ...string) string {
 	t.Helper()
-	cmd := selfCommand(t, append([]string{"web"}, args...)...)
+	cmd := selfCommand(t, append([]string{"web", "-no-open"}, args...)...)
 	cmd.Env = append(cmd.Env, env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -77,14 +79,14 @@ func TestWeb_LoginAndAuth(t *testing.T) {
 		cmd := selfCommand(t, "web")
 		cmd.Env = append(cmd.Env, "XDG_RUNTIME_DIR="+t.TempDir())
 		out, err := cmd.CombinedOutput()
-		if err == nil || !strings.Contains(string(out), "no agentty daemon at") {
+		if err == nil || !strings.Contains(string(out), "agentty web: no agentty daemon runs: ") {
 			t.Fatalf("agentty web without a daemon: %v\n%s", err, out)
 		}
 	})
 
 	t.Run("daemon socket", func(t *testing.T) {
-		// What the daemon mounts on its socket: the login route of the
-		// Logins its -web listener shares.
+		// What the daemon answers on its socket: the web view's URL and
+		// a login URL from the Logins its web listener shares.
 		runtime := t.TempDir()
 		sock := filepath.Join(runtime, "agentty", "agentty.sock")
 		if err := os.MkdirAll(filepath.Dir(sock), 0o700); err != nil {
@@ -95,9 +97,11 @@ func TestWeb_LoginAndAuth(t *testing.T) {
 			t.Fatal(err)
 		}
 		logins := webview.NewLogins()
-		logins.Serving("http://127.0.0.1:4242")
 		mux := http.NewServeMux()
-		mux.Handle("POST "+webview.LoginAPIPath, logins.Handler())
+		mux.HandleFunc("POST "+daemon.WebPath, func(w http.ResponseWriter, _ *http.Request) {
+			l := logins.NewLogin("http://127.0.0.1:4242")
+			_ = json.NewEncoder(w).Encode(daemon.WebReply{URL: "http://127.0.0.1:4242", Login: l.URL, Expires: l.Expires})
+		})
 		hs := &http.Server{Handler: mux}
 		go func() { _ = hs.Serve(ln) }()
 		t.Cleanup(func() { _ = hs.Close() })

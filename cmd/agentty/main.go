@@ -23,7 +23,7 @@ Usage:
   agentty daemon [flags]  the daemon serve starts when none runs (-status, -stop)
   agentty serve -http 127.0.0.1:7777
                           serve MCP over HTTP (/mcp, legacy /sse) to remote and many clients
-  agentty web [-http URL] print a one-time login URL for the live web view (the sessions in a browser)
+  agentty web             open the daemon's sessions, live, in your browser (-no-open prints the URL)
   agentty ls              list the daemon's sessions (state, age, holder, command)
   agentty attach ID       make this terminal the session's (-read-only watches; Ctrl-] d detaches)
   agentty logs ID [-f]    print a session's output (-since-line N, -raw)

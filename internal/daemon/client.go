@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,13 +47,22 @@ func dial(ctx context.Context, socket string) (net.Conn, error) {
 // roundTrip sends one request on a fresh connection and reads the response
 // head; the caller owns the connection (and the body through br).
 func roundTrip(ctx context.Context, socket, method, path string, hdr http.Header) (net.Conn, *bufio.Reader, *http.Response, error) {
+	return send(ctx, socket, method, path, hdr, nil)
+}
+
+// roundTripBody is roundTrip with a JSON request body.
+func roundTripBody(ctx context.Context, socket, method, path string, body []byte) (net.Conn, *bufio.Reader, *http.Response, error) {
+	return send(ctx, socket, method, path, http.Header{"Content-Type": {"application/json"}}, body)
+}
+
+func send(ctx context.Context, socket, method, path string, hdr http.Header, body []byte) (net.Conn, *bufio.Reader, *http.Response, error) {
 	c, err := dial(ctx, socket)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
-	req, err := http.NewRequest(method, "http://agentty"+path, nil)
+	req, err := http.NewRequest(method, "http://agentty"+path, bytes.NewReader(body))
 	if err != nil {
 		c.Close()
 		return nil, nil, nil, err
@@ -134,6 +144,32 @@ func Stop(ctx context.Context, socket string) error {
 		return fmt.Errorf("waiting for the daemon to exit: %w", err)
 	}
 	return nil
+}
+
+// OpenWeb asks the daemon to serve its web view (on addr, a loopback
+// host:port; "": DefaultWebAddr) unless it serves it already, and
+// returns where, with a one-time login URL.
+func OpenWeb(ctx context.Context, socket, addr string) (WebReply, error) {
+	body, err := json.Marshal(WebRequest{Addr: addr})
+	if err != nil {
+		return WebReply{}, err
+	}
+	c, _, resp, err := roundTripBody(ctx, socket, http.MethodPost, WebPath, body)
+	if err != nil {
+		return WebReply{}, err
+	}
+	defer c.Close()
+	if resp.StatusCode != http.StatusOK {
+		if resp.StatusCode == http.StatusNotFound {
+			return WebReply{}, fmt.Errorf("the daemon (an earlier agentty) cannot open its web view: restart it once no session runs (agentty daemon -stop), or start it with -web 127.0.0.1:PORT")
+		}
+		return WebReply{}, fmt.Errorf("daemon web view: %s: %s", resp.Status, errorBody(resp))
+	}
+	var r WebReply
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		return WebReply{}, fmt.Errorf("daemon web view: %w", err)
+	}
+	return r, nil
 }
 
 // Upgrade opens an MCP stream to the daemon: the returned connection

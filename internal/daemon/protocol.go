@@ -19,6 +19,12 @@ const (
 	// StopPath answers POST: 200 and the daemon exits when it is idle, 409
 	// with the reason when it is not.
 	StopPath = "/v1/daemon/stop"
+	// WebPath answers POST (a WebRequest body, or none) with a WebReply,
+	// opening the web view when none is served.
+	WebPath = "/v1/daemon/web"
+	// DefaultWebAddr is where WebPath opens the web view unless asked
+	// otherwise: loopback, on a port the system chooses.
+	DefaultWebAddr = "127.0.0.1:0"
 	// UpgradeToken is the Upgrade header's protocol name.
 	UpgradeToken = "agentty-mcp"
 
@@ -51,6 +57,20 @@ type Status struct {
 	IdleSince time.Time `json:"idle_since,omitzero"`
 	// IdleExit is the idle period after which it exits; 0: never.
 	IdleExit string `json:"idle_exit"`
+}
+
+// WebRequest is what POST WebPath may carry.
+type WebRequest struct {
+	// Addr is the loopback host:port to serve the web view on ("":
+	// DefaultWebAddr); a web view served already is kept where it is.
+	Addr string `json:"addr,omitempty"`
+}
+
+// WebReply is what POST WebPath answers.
+type WebReply struct {
+	URL     string    `json:"url"`       // the web view (scheme://host:port)
+	Login   string    `json:"login_url"` // a one-time login URL for it
+	Expires time.Time `json:"expires"`   // when Login stops working
 }
 
 // Idle reports whether no session runs and no client is connected.

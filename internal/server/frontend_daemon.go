@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/agentty/agentty/internal/daemon"
-	"github.com/agentty/agentty/internal/httpserver"
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/stdio"
 	"github.com/agentty/agentty/internal/web"
@@ -23,10 +22,11 @@ import (
 // Daemon serves the per-user daemon's socket: MCP clients (agentty serve
 // relaying its stdio) upgrade GET /v1/mcp to a JSON-RPC stream served like
 // stdio; /v1/daemon reports its status, /v1/daemon/stop asks it to exit;
-// the person's console is mounted under /v1/. Serve returns nil, ending
-// the daemon, after Idle with no session running and no client connected
-// (counted from the first client, or from firstClientGrace after the start
-// when none came), or when asked to stop while idle. Once it decided to
+// /v1/daemon/web opens the web view; the person's console is mounted
+// under /v1/. Serve returns nil, ending the daemon, after Idle with no
+// session running and no client connected (counted from the first client,
+// or from firstClientGrace after the start when none came), or when asked
+// to stop while idle. Once it decided to
 // stop it answers upgrades 503, which clients take as "no daemon".
 type Daemon struct {
 	Listener net.Listener // a daemon.Listener: same-uid peers only
@@ -37,9 +37,10 @@ type Daemon struct {
 	Activity func() Activity  // the core's (Server.Activity)
 	Ready    func()           // called once, when the socket serves; may be nil
 	Now      func() time.Time // nil: time.Now
-	// Web, when set, also serves the web view on its address (WebOnly: no
-	// MCP there); its one-time login URLs are issued over this socket, so
-	// only the daemon's own user can open the page.
+	// Web, when set, serves the web view on its address from the start
+	// (WebOnly: no MCP there); nil, it opens on loopback when first asked
+	// for (POST daemon.WebPath). Its one-time login URLs are issued over
+	// this socket, so only the daemon's own user can open the page.
 	Web *HTTPOptions
 }
 
@@ -69,6 +70,12 @@ type daemonFront struct {
 	reached   bool       // guarded by mu; a client has upgraded
 	finished  bool       // guarded by mu; the socket is free: stop requests are answered at once
 	started   time.Time
+
+	logins *web.Logins // the web view's; its login URLs are issued over the socket
+	webMu  sync.Mutex
+	webURL string         // guarded by webMu; the web view's URL, "" while none is served
+	webOff bool           // guarded by webMu; set once Serve ends: no web view opens after
+	webs   sync.WaitGroup // the web view's server, once opened
 }
 
 // Serve implements Transport.
@@ -79,19 +86,23 @@ func (t Daemon) Serve(ctx context.Context, ep Endpoint) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	f := &daemonFront{t: &t, ep: ep, fp: daemon.Fingerprint(t.Settings), ctx: ctx, stop: make(chan struct{}),
-		idleSince: t.Now(), started: t.Now()}
+		idleSince: t.Now(), started: t.Now(), logins: web.NewLogins()}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+daemon.MCPPath, f.upgrade)
 	mux.HandleFunc("GET "+daemon.StatusPath, f.status)
 	mux.HandleFunc("POST "+daemon.StopPath, f.stopRequest)
+	mux.HandleFunc("POST "+daemon.WebPath, f.webRequest)
+	mux.HandleFunc("POST "+web.LoginAPIPath, f.loginRequest)
 	if ep.Console != nil {
 		mux.Handle("/v1/", ep.Console)
 	}
-	webDone, werr := f.serveWeb(ctx, mux)
-	if werr != nil {
-		return werr
+	// The web view stops with ctx: end it before waiting for it.
+	defer func() { cancel(); f.endWeb() }()
+	if t.Web != nil {
+		if _, err := f.openWeb(*t.Web); err != nil {
+			return startError{err}
+		}
 	}
-	defer func() { <-webDone }()
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
 		BaseContext: func(net.Listener) context.Context { return ctx }}
 	served := make(chan error, 1)
@@ -327,41 +338,4 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	_ = json.NewEncoder(w).Encode(v)
-}
-
-// serveWeb starts the daemon's web view when Web is set: an HTTP front end
-// serving only the page and the console, whose login URLs the socket's
-// POST web.LoginAPIPath issues. It returns a channel closed once that
-// front end has stopped (after ctx ends), or an error matching ErrStart.
-func (f *daemonFront) serveWeb(ctx context.Context, mux *http.ServeMux) (<-chan struct{}, error) {
-	done := make(chan struct{})
-	if f.t.Web == nil {
-		close(done)
-		return done, nil
-	}
-	opts := *f.t.Web
-	opts.WebOnly = true
-	opts.Logins = web.NewLogins()
-	opts.Console = f.ep.Console
-	opts.Guard = f.ep.Guard
-	if opts.Logger == nil {
-		opts.Logger = f.ep.Logger
-	}
-	if opts.ShutdownGrace == 0 {
-		opts.ShutdownGrace = httpShutdownGrace
-	}
-	hs, err := httpserver.New(f.ep.MCP, &opts)
-	if err != nil {
-		close(done)
-		return done, startError{fmt.Errorf("web view: %w", err)}
-	}
-	mux.Handle("POST "+web.LoginAPIPath, opts.Logins.Handler())
-	f.ep.Logger.Info("agentty daemon serving the web view", "url", hs.URL()+"/")
-	go func() {
-		defer close(done)
-		if err := hs.Serve(ctx); err != nil && ctx.Err() == nil {
-			f.ep.Logger.Error("web view stopped", "err", err)
-		}
-	}()
-	return done, nil
 }

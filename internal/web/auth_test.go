@@ -201,7 +201,7 @@ func TestLogins_HandlerForTrustedFrontEnds(t *testing.T) {
 	l := NewLogins()
 	rec := httptest.NewRecorder()
 	l.Handler().ServeHTTP(rec, httptest.NewRequest("POST", LoginAPIPath, nil))
-	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "-web") {
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "run agentty web") {
 		t.Fatalf("before Serving: %d %s", rec.Code, rec.Body)
 	}
 	l.Serving("http://127.0.0.1:4242")

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -58,11 +59,19 @@ func (l *Logins) Handler() http.Handler {
 		base := l.base
 		l.mu.Unlock()
 		if base == "" {
-			writeError(w, http.StatusServiceUnavailable, "no web view is being served: start the daemon with -web 127.0.0.1:PORT (or use agentty serve -http)")
+			writeError(w, http.StatusServiceUnavailable, "no web view is being served: run agentty web, which opens it")
 			return
 		}
 		issueLogin(w, l, base)
 	})
+}
+
+// NewLogin issues a login token and returns its login URL on the front
+// end at base (scheme://host:port).
+func (l *Logins) NewLogin(base string) LoginReply {
+	tok, exp := l.Issue()
+	path := LoginPath + "?t=" + tok
+	return LoginReply{URL: strings.TrimSuffix(base, "/") + path, Path: path, Expires: exp}
 }
 
 // NewLogins returns an empty Logins.

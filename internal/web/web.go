@@ -216,11 +216,9 @@ func (h *handler) issue(w http.ResponseWriter, r *http.Request) {
 // issueLogin issues a login token from l and answers with a LoginReply
 // whose URL starts with base (scheme://host:port).
 func issueLogin(w http.ResponseWriter, l *Logins, base string) {
-	tok, exp := l.Issue()
-	path := LoginPath + "?t=" + tok
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = json.NewEncoder(w).Encode(LoginReply{URL: strings.TrimSuffix(base, "/") + path, Path: path, Expires: exp})
+	_ = json.NewEncoder(w).Encode(l.NewLogin(base))
 }
 
 // tokenMatcher compares in constant time (both sides hashed first, so

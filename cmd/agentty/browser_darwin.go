@@ -1,0 +1,3 @@
+package main
+
+func browserOpener(url string) (string, []string) { return "open", []string{url} }

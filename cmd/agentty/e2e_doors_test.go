@@ -199,7 +199,7 @@ func TestDoors_SandboxedSession(t *testing.T) {
 		// Landlock's signal scope: the daemon is out of reach, the
 		// session's own jobs are not.
 		_, out := dd.run(t, map[string]any{"filesystem": "readonly"}, nil,
-			`kill -0 `+strconv.Itoa(dd.pid)+`; echo "daemon $?"; sleep 60 & kill $!; wait $!; echo "own job $?"`, nil)
+			`kill -0 `+strconv.Itoa(dd.pid)+` 2>&1; echo "daemon $?"; sleep 60 & kill $!; wait $!; echo "own job $?"`, nil)
 		want := regexp.MustCompile(`^bash: line 1: kill: \(` + strconv.Itoa(dd.pid) + `\) - Operation not permitted\ndaemon 1\nown job 143\n$`)
 		if !want.MatchString(out) {
 			t.Fatalf("the sandboxed session printed %q, want a match for %s", out, want)

@@ -1,10 +1,14 @@
 package backend
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -166,9 +170,34 @@ func (b *box) terminate(ctx context.Context, root int, grace time.Duration) erro
 	kctx, cancel := context.WithTimeout(context.Background(), groupWait)
 	defer cancel()
 	if err := g.WaitEmpty(kctx); err != nil {
-		return fmt.Errorf("%w: %w", proctree.ErrSurvivors, err)
+		return fmt.Errorf("%w: %w%s", proctree.ErrSurvivors, err, survivors(g))
 	}
 	return b.remove()
+}
+
+// survivors names what is still in g, each with its state (/proc/PID/stat),
+// so a group that outlived its kill says why: a process in D or a zombie.
+func survivors(g *cgroup.Group) string {
+	pids, err := g.Procs()
+	if err != nil || len(pids) == 0 {
+		return " (cgroup.procs lists none)"
+	}
+	var b strings.Builder
+	b.WriteString(" (left:")
+	for i, pid := range pids {
+		if i == 8 {
+			fmt.Fprintf(&b, " and %d more", len(pids)-i)
+			break
+		}
+		st, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		comm, state := "?", "?"
+		if l, r := bytes.IndexByte(st, '('), bytes.LastIndexByte(st, ')'); l >= 0 && r > l && r+2 < len(st) {
+			comm, state = string(st[l+1:r]), string(st[r+2])
+		}
+		fmt.Fprintf(&b, " %d %s %s", pid, comm, state)
+	}
+	b.WriteString(")")
+	return b.String()
 }
 
 // release removes the group when nothing is left in it (Close); a group

@@ -295,3 +295,23 @@ func TestContain_TerminateRacesExit(t *testing.T) {
 		}
 	}
 }
+
+// TestSurvivors_NamesWhatIsLeft: a group that outlives its kill says which
+// processes are left and in what state.
+func TestSurvivors_NamesWhatIsLeft(t *testing.T) {
+	parent, why := testParent(t)
+	if parent == nil {
+		t.Skip(why)
+	}
+	p := startReady(t, `echo ready; exec sleep 60`, parent, why, "left", 0)
+	defer func() {
+		_ = p.Terminate(context.Background(), 0)
+		p.Close()
+	}()
+	g := p.(*pipeProcess).box.group
+	// The root may still be sh on its way to the exec, running or not.
+	want := regexp.MustCompile(`^ \(left: ` + strconv.Itoa(p.PID()) + ` (sh|sleep) [RS]\)$`)
+	if got := survivors(g); !want.MatchString(got) {
+		t.Fatalf("survivors = %q, want a match for %s", got, want)
+	}
+}

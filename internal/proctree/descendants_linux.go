@@ -5,6 +5,7 @@ package proctree
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -33,9 +34,15 @@ func Descendants(root int, marker string) ([]Proc, error) {
 }
 
 func descendants(parent, root int, marker string, prot protected) ([]Proc, error) {
-	var roots []int
+	return descendantsWith(parent, root, marker, prot, nil)
+}
+
+// descendantsWith is descendants with more roots, known to be the
+// session's (a Tracker's live members).
+func descendantsWith(parent, root int, marker string, prot protected, more []int) ([]Proc, error) {
+	roots := slices.Clone(more)
 	if trustRoot(parent, root, marker) {
-		roots = []int{root}
+		roots = append(roots, root)
 	}
 	var match func([]byte) bool
 	if marker != "" {

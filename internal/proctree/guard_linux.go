@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/agentty/agentty/internal/platform"
 )
 
 // guardReadyTimeout bounds how long StartGuard waits for the guard to arm its
@@ -144,6 +147,11 @@ func startGuard(exe string, args []string, instance string) (*Guard, error) {
 	cmd.Stdout = readyW // never agentty's stdout: that may be the MCP channel
 	cmd.Stderr = os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
+	if platform.Current().Guard {
+		// The guard watches this pid itself (parentwatch_linux.go).
+		cmd.SysProcAttr.Pdeathsig = 0
+		cmd.Env = append(withoutEnv(cmd.Env, guardParentEnv), guardParentEnv+"="+strconv.Itoa(os.Getpid()))
+	}
 	err = cmd.Start()
 	inR.Close()
 	readyW.Close()
@@ -163,7 +171,23 @@ func startGuard(exe string, args []string, instance string) (*Guard, error) {
 		g.kill()
 		return nil, fmt.Errorf("%w: %v", ErrGuardNotReady, err)
 	}
+	if platform.Current().Tree {
+		var now []Proc
+		for _, t := range scans.open() {
+			now = append(now, t.Members()...)
+		}
+		setFeed(g.stdin, now)
+	}
 	return g, nil
+}
+
+// unfeed stops the tracker feed to g.
+func (g *Guard) unfeed() {
+	feed.mu.Lock()
+	defer feed.mu.Unlock()
+	if feed.sink == feedSink(g.stdin) {
+		feed.sink = nil
+	}
 }
 
 // PID returns the guard's process id.
@@ -176,6 +200,7 @@ func (g *Guard) Done() <-chan struct{} { return g.done }
 // for it. It returns the guard's exit error, e.g. when survivors remained.
 func (g *Guard) Close() error {
 	g.closeOnce.Do(func() {
+		g.unfeed()
 		g.stdin.Close()
 		t := time.NewTimer(guardCloseTimeout)
 		defer t.Stop()
@@ -193,6 +218,7 @@ func (g *Guard) Close() error {
 
 // kill ends a guard that failed to start properly or is stuck.
 func (g *Guard) kill() {
+	g.unfeed()
 	g.stdin.Close()
 	_ = g.cmd.Process.Kill()
 	<-g.done

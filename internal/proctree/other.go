@@ -87,3 +87,14 @@ func RunKeeper(args []string) int {
 func TerminateUnder(ctx context.Context, parent, root int, marker string, grace time.Duration) (int, error) {
 	return 0, ErrUnsupported
 }
+
+// Track is unsupported here.
+func Track(root int) (*Tracker, error) { return nil, ErrUnsupported }
+
+// Close does nothing: Track made no tracker.
+func (t *Tracker) Close() {}
+
+// TerminateTracked is unsupported here.
+func TerminateTracked(ctx context.Context, tr *Tracker, root int, marker string, grace time.Duration) (int, error) {
+	return 0, ErrUnsupported
+}

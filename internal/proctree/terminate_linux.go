@@ -40,6 +40,17 @@ func Terminate(ctx context.Context, root int, marker string, grace time.Duration
 // session's keeper's) rather than this process's: the root is trusted, as
 // a child of ours is, while parent is its parent.
 func TerminateUnder(ctx context.Context, parent, root int, marker string, grace time.Duration) (int, error) {
+	return terminate(ctx, parent, root, marker, grace, nil)
+}
+
+// TerminateTracked is Terminate for a tree that tr follows (root is tr's):
+// its members, however they left the tree, are ended with it, and each
+// search for what is left rescans them first.
+func TerminateTracked(ctx context.Context, tr *Tracker, root int, marker string, grace time.Duration) (int, error) {
+	return terminate(ctx, os.Getpid(), root, marker, grace, tr)
+}
+
+func terminate(ctx context.Context, parent, root int, marker string, grace time.Duration, tr *Tracker) (int, error) {
 	prot := protectSelf()
 	if err := checkRoot(root, prot); err != nil {
 		return 0, err
@@ -47,7 +58,12 @@ func TerminateUnder(ctx context.Context, parent, root int, marker string, grace 
 	k := newKiller(prot)
 	defer k.close()
 	find := func() ([]Proc, []int, error) {
-		procs, err := descendants(parent, root, marker, prot)
+		var tracked []int
+		if tr != nil {
+			_ = tr.Rescan() // on error, the members as last seen
+			tracked = liveTracked(tr.memberMap())
+		}
+		procs, err := descendantsWith(parent, root, marker, prot, tracked)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentty/agentty/internal/inputwait"
+	"github.com/agentty/agentty/internal/platform"
 	"github.com/agentty/agentty/internal/ports"
 	"github.com/agentty/agentty/internal/proctree"
 )
@@ -32,6 +33,20 @@ type localTree struct {
 	// probe keeps the /proc files of the input-wait probe open between
 	// probes; closed once the root has exited (Wait) or at Close.
 	probe inputwait.Inspector
+	// tracker follows the tree by ancestry where neither a cgroup nor a
+	// keeper holds it (platform Tree); nil otherwise, or when the root
+	// exited before it could be tracked.
+	tracker *proctree.Tracker
+}
+
+// deathSignal is a session root's parent-death signal: none where the
+// guard watches agentty's pid instead (platform Guard), as on macOS,
+// which has no such signal.
+func deathSignal() syscall.Signal {
+	if platform.Current().Guard {
+		return 0
+	}
+	return syscall.SIGKILL
 }
 
 func (t *localTree) PID() int     { return t.pid }
@@ -52,6 +67,10 @@ func (t *localTree) Signal(sig syscall.Signal) error {
 func (t *localTree) Terminate(ctx context.Context, grace time.Duration) error {
 	if t.box != nil && t.box.group != nil {
 		return t.box.terminate(ctx, t.pid, grace)
+	}
+	if t.tracker != nil {
+		_, err := proctree.TerminateTracked(ctx, t.tracker, t.pid, t.marker, grace)
+		return err
 	}
 	if t.kept == nil {
 		_, err := proctree.Terminate(ctx, t.pid, t.marker, grace)
@@ -76,6 +95,18 @@ func (t *localTree) setRoot(cmd *exec.Cmd, k *kept) {
 	}
 	t.proc = cmd.Process
 	t.pid = cmd.Process.Pid
+	if platform.Current().Tree && (t.box == nil || t.box.group == nil) {
+		// A root that already exited leaves the tree to the marker and
+		// process-group searches.
+		t.tracker, _ = proctree.Track(t.pid)
+	}
+}
+
+// untrack ends the tracking of the tree (Close).
+func (t *localTree) untrack() {
+	if t.tracker != nil {
+		t.tracker.Close()
+	}
 }
 
 // waitRoot waits for the program's exit, reaping it when it is our child.

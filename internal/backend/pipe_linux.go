@@ -67,7 +67,7 @@ func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
 	p.cmd = &exec.Cmd{
 		Path: spec.Path, Args: spec.Argv, Dir: spec.Dir, Env: spec.Env,
 		Stdin: inR, Stdout: outW, Stderr: errW,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: deathSignal()},
 	}
 	var k *kept
 	p.box, k, err = startContained(p.cmd, spec, start)
@@ -188,6 +188,7 @@ func (p *pipeProcess) Close() error {
 		}
 		<-p.done
 		p.box.release()
+		p.untrack()
 	})
 	return nil
 }

@@ -70,7 +70,7 @@ func StartPTY(spec Spec, start func(func()), sink Sink) (Process, error) {
 		Stdin: tty, Stdout: tty, Stderr: tty,
 		SysProcAttr: &syscall.SysProcAttr{
 			Setsid: true, Setctty: true, Ctty: 0,
-			Pdeathsig: syscall.SIGKILL,
+			Pdeathsig: deathSignal(),
 		},
 	}
 	var k *kept
@@ -179,6 +179,7 @@ func (p *ptyProcess) Close() error {
 			<-p.pump.done
 		}
 		p.box.release()
+		p.untrack()
 	})
 	return nil
 }

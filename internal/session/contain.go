@@ -11,6 +11,7 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/cgroup"
 	"github.com/agentty/agentty/internal/contain"
+	"github.com/agentty/agentty/internal/platform"
 	"github.com/agentty/agentty/internal/sandbox"
 	"github.com/agentty/agentty/internal/systemd"
 )
@@ -46,7 +47,14 @@ func (m *Manager) containSetup() *containment {
 	c.once.Do(func() {
 		defer c.ready.Store(true)
 		sandbox.Detect(&c.support)
+		if s := platform.Current(); s.Any() {
+			c.support.Platform = "portable strategies (" + platform.Env + "): " + s.String()
+		}
 		cc := m.cfg.Contain
+		if platform.Current().Tree {
+			c.support.CgroupReason = "sessions are tracked by ancestry, as on macOS (" + platform.Env + "=tree): no cgroup, no keeper"
+			return
+		}
 		if cc == nil || !cc.Cgroups {
 			c.support.CgroupReason = "cgroups are off in the configuration"
 			return

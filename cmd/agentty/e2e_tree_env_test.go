@@ -1,0 +1,126 @@
+package main
+
+import (
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// portableTree runs agentty with macOS's tree and guard (internal/platform):
+// no cgroup, keeper, subreaper or parent-death signal; trees are tracked by
+// ancestry and the guard watches agentty's pid.
+const portableTree = "AGENTTY_PORTABLE=tree,guard"
+
+// treeEnv is one way to run the tree tests: Linux's own strategies, or
+// macOS's through portableTree.
+type treeEnv struct {
+	name string
+	env  []string
+	// start starts a tree to end in mode and returns its session and tag
+	// once all of it runs.
+	start func(s *server, mode string) (id, tag string)
+}
+
+var treeEnvs = []treeEnv{
+	{"native", nil, (*server).startTree},
+	{"portable", []string{portableTree}, (*server).startOrphanTree},
+}
+
+// withEnv is a startServerWith setup adding env.
+func withEnv(env []string) func(*exec.Cmd) {
+	return func(cmd *exec.Cmd) { cmd.Env = append(cmd.Env, env...) }
+}
+
+// orphanArgv is treeArgv plus, under a middle process the test kills, a
+// sleep in a session of its own with nothing of agentty in its
+// environment (only the test's tag): once the middle is gone, it is in no
+// group, carries no marker and has no parent of the tree. Only the
+// tracker, which saw it born, still knows it.
+var orphanArgv = []string{"sh", "-c", "sleep 1000 & setsid sleep 1000 & " +
+	"(env -i " + tagVar + "=$" + tagVar + " setsid sleep 1000 & exec sleep 1000) & wait"}
+
+// startOrphanTree starts orphanArgv in mode, checks that the server tracks
+// trees by ancestry, waits until the tracker has seen all five processes,
+// kills the middle and waits until the tracker has seen it gone. It
+// returns with four tagged processes running, the orphan among them.
+func (s *server) startOrphanTree(mode string) (id, tag string) {
+	s.t.Helper()
+	var pol struct {
+		Containment struct {
+			Kernel struct {
+				Cgroup bool     `json:"cgroup"`
+				Notes  []string `json:"notes"`
+			} `json:"kernel"`
+		} `json:"containment"`
+	}
+	s.call("get_policy", map[string]any{}, &pol)
+	if k := pol.Containment.Kernel; k.Cgroup || !slices.ContainsFunc(k.Notes, func(n string) bool { return strings.Contains(n, "tracked by ancestry") }) {
+		s.t.Fatalf("with %s get_policy says cgroup=%t, notes %q: want trees tracked by ancestry", portableTree, k.Cgroup, k.Notes)
+	}
+	tag = newTag(s.t)
+	var r readResult
+	s.call("start_process", map[string]any{"argv": orphanArgv, "mode": mode, "env": map[string]string{tagVar: tag}, "timeout_ms": 0}, &r)
+	if r.State == "exited" {
+		s.t.Fatalf("%s tree exited at once: %+v", mode, r)
+	}
+	id = r.SessionID
+	pids := waitTagged(s.t, tag, 5, 30*time.Second)
+	s.waitTracked(id, 5)
+	var root, middle int
+	for _, pid := range pids {
+		if f, _ := statFields(pid); len(f) > 1 && !slices.Contains(pids, atoi(f[1])) {
+			root = pid
+		}
+	}
+	for _, pid := range pids {
+		f, _ := statFields(pid)
+		if len(f) < 2 || atoi(f[1]) != root {
+			continue
+		}
+		for _, o := range pids {
+			if g, _ := statFields(o); len(g) > 1 && atoi(g[1]) == pid {
+				middle = pid
+			}
+		}
+	}
+	if root == 0 || middle == 0 {
+		s.t.Fatalf("no root or middle among %s", describe(pids))
+	}
+	if err := killPID(middle); err != nil {
+		s.t.Fatal(err)
+	}
+	waitTagged(s.t, tag, 4, 30*time.Second)
+	s.waitTracked(id, 4)
+	return id, tag
+}
+
+// waitTracked waits until get_session_info counts n processes in the
+// session's tracked tree. The tracker rescans on a clock, and no event
+// says it did: a bounded poll.
+func (s *server) waitTracked(id string, n int64) {
+	s.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
+		var info struct {
+			Containment struct {
+				Usage map[string]int64 `json:"usage"`
+			} `json:"containment"`
+		}
+		s.call("get_session_info", map[string]any{"session_id": id}, &info)
+		got, ok := info.Containment.Usage["processes"]
+		if ok && got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("session %s: tracked processes %d (reported %t), want %d", id, got, ok, n)
+		}
+		time.Sleep(delay) // backoff of a bounded poll: no event announces a rescan
+	}
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}

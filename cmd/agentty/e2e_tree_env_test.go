@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -66,28 +69,9 @@ func (s *server) startOrphanTree(mode string) (id, tag string) {
 		s.t.Fatalf("%s tree exited at once: %+v", mode, r)
 	}
 	id = r.SessionID
-	pids := waitTagged(s.t, tag, 5, 30*time.Second)
+	waitTagged(s.t, tag, 5, 30*time.Second)
 	s.waitTracked(id, 5)
-	var root, middle int
-	for _, pid := range pids {
-		if f, _ := statFields(pid); len(f) > 1 && !slices.Contains(pids, atoi(f[1])) {
-			root = pid
-		}
-	}
-	for _, pid := range pids {
-		f, _ := statFields(pid)
-		if len(f) < 2 || atoi(f[1]) != root {
-			continue
-		}
-		for _, o := range pids {
-			if g, _ := statFields(o); len(g) > 1 && atoi(g[1]) == pid {
-				middle = pid
-			}
-		}
-	}
-	if root == 0 || middle == 0 {
-		s.t.Fatalf("no root or middle among %s", describe(pids))
-	}
+	middle := orphanMiddle(s.t, tag)
 	if err := killPID(middle); err != nil {
 		s.t.Fatal(err)
 	}
@@ -117,6 +101,40 @@ func (s *server) waitTracked(id string, n int64) {
 			s.t.Fatalf("session %s: tracked processes %d (reported %t), want %d", id, got, ok, n)
 		}
 		time.Sleep(delay) // backoff of a bounded poll: no event announces a rescan
+	}
+}
+
+// orphanMiddle returns the middle process of orphanArgv's tree, tagged
+// tag, once the process below it has run setsid and exec'd sleep: until
+// then it still carries agentty's marker.
+func orphanMiddle(t testing.TB, tag string) int {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for delay := time.Millisecond; ; delay = min(delay*2, 50*time.Millisecond) {
+		pids := taggedPIDs(tag)
+		parent, session := map[int]int{}, map[int]int{}
+		for _, pid := range pids {
+			if f, _ := statFields(pid); len(f) > 3 {
+				parent[pid], session[pid] = atoi(f[1]), atoi(f[3])
+			}
+		}
+		root := 0
+		for _, pid := range pids {
+			if _, tagged := parent[parent[pid]]; !tagged {
+				root = pid // the one tagged process whose parent is not
+			}
+		}
+		for _, o := range pids {
+			m := parent[o]
+			comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", o))
+			if parent[m] == root && root != 0 && session[o] == o && string(comm) == "sleep\n" {
+				return m
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no middle with a setsid sleep below it among %s", describe(pids))
+		}
+		time.Sleep(delay) // backoff of a bounded poll on /proc: no event announces an exec
 	}
 }
 

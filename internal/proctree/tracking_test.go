@@ -61,7 +61,10 @@ func orphanTree(root int, tr *Tracker) (Proc, error) {
 				}
 			}
 		}
-		return middle.PID != 0
+		// Until it has run setsid and exec'd sleep, the orphan still has
+		// the marker a sweep would find it by.
+		st, err := readStat(orphan.PID)
+		return middle.PID != 0 && err == nil && st.Comm == "sleep" && st.SID == orphan.PID
 	}) {
 		return Proc{}, fmt.Errorf("the tracker never saw the whole tree: %v", tr.Members())
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 )
 
 // Descendants returns the live (non-zombie) processes below root: its
@@ -54,21 +53,6 @@ func descendantsWith(parent, root int, marker string, prot protected, more []int
 		return nil, fmt.Errorf("proctree: descendants of %d: %w", root, err)
 	}
 	return procs, nil
-}
-
-func checkRoot(root int, prot protected) error {
-	if root < 0 || (root > 0 && prot.pids[root]) {
-		return fmt.Errorf("%w: %d", ErrBadRoot, root)
-	}
-	return nil
-}
-
-// markerEntry turns a marker into the exact environment entry to match.
-func markerEntry(marker string) string {
-	if strings.Contains(marker, "=") {
-		return marker
-	}
-	return EnvKey + "=" + marker
 }
 
 // trustRoot reports whether root's tree belongs to the session: root is

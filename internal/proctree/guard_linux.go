@@ -236,3 +236,14 @@ func withoutEnv(env []string, key string) []string {
 
 // errNoInstance is reported by RunGuard when started without an instance.
 var errNoInstance = errors.New("proctree: guard started without " + GuardInstanceEnv)
+
+// setFeed makes sink (nil: none) hear every change from now on, after the
+// members tracked so far.
+func setFeed(sink feedSink, now []Proc) {
+	feed.mu.Lock()
+	defer feed.mu.Unlock()
+	feed.sink = sink
+	if sink != nil {
+		writeFeed(sink, now, nil)
+	}
+}

@@ -6,20 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"time"
 )
-
-// Descendants is unsupported outside Linux: it relies on /proc.
-func Descendants(root int, marker string) ([]Proc, error) { return nil, ErrUnsupported }
-
-// Running is unsupported outside Linux: it relies on /proc. It reports
-// true so callers do not claim an exit they cannot see.
-func Running(pid int) bool { return true }
-
-// Terminate is unsupported outside Linux: it relies on /proc and pidfds.
-func Terminate(ctx context.Context, root int, marker string, grace time.Duration) (int, error) {
-	return 0, ErrUnsupported
-}
 
 // SetSubreaper is unsupported outside Linux.
 func SetSubreaper() error { return ErrUnsupported }
@@ -74,27 +61,8 @@ func RunGuard() int {
 	return 2
 }
 
-// IgnoresSIGTERM is unknown outside Linux: it relies on /proc.
-func IgnoresSIGTERM(pid int) bool { return false }
-
 // RunKeeper is unsupported outside Linux.
 func RunKeeper(args []string) int {
 	fmt.Fprintln(os.Stderr, ErrUnsupported)
 	return 2
-}
-
-// TerminateUnder is unsupported outside Linux: it relies on /proc and pidfds.
-func TerminateUnder(ctx context.Context, parent, root int, marker string, grace time.Duration) (int, error) {
-	return 0, ErrUnsupported
-}
-
-// Track is unsupported here.
-func Track(root int) (*Tracker, error) { return nil, ErrUnsupported }
-
-// Close does nothing: Track made no tracker.
-func (t *Tracker) Close() {}
-
-// TerminateTracked is unsupported here.
-func TerminateTracked(ctx context.Context, tr *Tracker, root int, marker string, grace time.Duration) (int, error) {
-	return 0, ErrUnsupported
 }

@@ -18,18 +18,6 @@ import (
 	"github.com/agentty/agentty/internal/platform"
 )
 
-// liveTracked returns the tracked pids still held by the process that was
-// tracked (same start time).
-func liveTracked(tracked map[int]uint64) []int {
-	var out []int
-	for pid, start := range tracked {
-		if s, ok := procStart(pid); ok && s == start {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
 const (
 	// sweepRounds and sweepBudget bound the guard's sweep: each round kills
 	// everything marked, waits for it, and looks again for processes that

@@ -5,26 +5,38 @@ import (
 	"time"
 )
 
-// scanLoop lists the processes for every open Tracker in one pass, on a
-// clock (and, where arm is set, when a member forks or exits) while there is at least one; its goroutine
+// scanLoop lists the processes for every open Tracker in one pass while
+// there is at least one: on a clock, and, where the kernel can say a
+// member forked or exited (macOS's kqueue), on that too. Its goroutine
 // starts with the first tracker and is stopped and waited for when the
 // last one leaves.
 type scanLoop struct {
 	every time.Duration
 	list  func() ([]Proc, error)
-	// arm (nil: none) is called on the loop's goroutine before each wait
-	// with the members to watch, for platforms that can be told of their
-	// forks and exits (kqueue); it returns a channel that fires on one.
-	arm func([]Proc) <-chan struct{}
+	// newWaker (nil: the clock alone) makes the loop's waker.
+	newWaker func() (waker, error)
 
 	mu       sync.Mutex
 	trackers map[*Tracker]bool // guarded by mu
 	stop     chan struct{}     // guarded by mu; nil: not running
 	done     chan struct{}     // guarded by mu
+	w        waker             // guarded by mu; the running loop's, or nil
 }
 
-func newScanLoop(every time.Duration, list func() ([]Proc, error), arm func([]Proc) <-chan struct{}) *scanLoop {
-	return &scanLoop{every: every, list: list, arm: arm, trackers: map[*Tracker]bool{}}
+// waker blocks the loop until a member forks or exits.
+type waker interface {
+	// wait watches members (adding those it does not watch yet) and
+	// returns when one of them forks or exits, d has passed, or wake was
+	// called.
+	wait(members []Proc, d time.Duration)
+	// wake ends a wait now, or the next one at once; any goroutine.
+	wake()
+	// close releases it, once the loop's goroutine has ended.
+	close()
+}
+
+func newScanLoop(every time.Duration, list func() ([]Proc, error), newWaker func() (waker, error)) *scanLoop {
+	return &scanLoop{every: every, list: list, newWaker: newWaker, trackers: map[*Tracker]bool{}}
 }
 
 func (l *scanLoop) add(t *Tracker) {
@@ -33,7 +45,12 @@ func (l *scanLoop) add(t *Tracker) {
 	l.trackers[t] = true
 	if l.stop == nil {
 		l.stop, l.done = make(chan struct{}), make(chan struct{})
-		go l.run(l.stop, l.done)
+		l.w = nil
+		if l.newWaker != nil {
+			// Without one (out of descriptors) the clock still runs.
+			l.w, _ = l.newWaker()
+		}
+		go l.run(l.stop, l.done, l.w)
 	}
 }
 
@@ -41,14 +58,21 @@ func (l *scanLoop) remove(t *Tracker) {
 	l.mu.Lock()
 	delete(l.trackers, t)
 	var stop, done chan struct{}
+	var w waker
 	if len(l.trackers) == 0 && l.stop != nil {
-		stop, done = l.stop, l.done
-		l.stop, l.done = nil, nil
+		stop, done, w = l.stop, l.done, l.w
+		l.stop, l.done, l.w = nil, nil, nil
 	}
 	l.mu.Unlock()
 	if stop != nil {
 		close(stop)
+		if w != nil {
+			w.wake()
+		}
 		<-done
+		if w != nil {
+			w.close()
+		}
 	}
 }
 
@@ -63,28 +87,35 @@ func (l *scanLoop) open() []*Tracker {
 	return out
 }
 
-func (l *scanLoop) run(stop, done chan struct{}) {
+func (l *scanLoop) run(stop, done chan struct{}, w waker) {
 	defer close(done)
-	tick := time.NewTicker(l.every)
-	defer tick.Stop()
+	var tick *time.Ticker
+	if w == nil {
+		tick = time.NewTicker(l.every)
+		defer tick.Stop()
+	}
 	for {
-		var fired <-chan struct{}
-		if l.arm != nil {
+		if w != nil {
 			var members []Proc
 			for _, t := range l.open() {
 				members = append(members, t.Members()...)
 			}
-			fired = l.arm(members)
-		}
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-		case <-fired:
+			w.wait(members, l.every)
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		} else {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
 		}
 		procs, err := l.list()
 		if err != nil {
-			continue // the next tick tries again
+			continue // the next round tries again
 		}
 		for _, t := range l.open() {
 			t.update(procs)

@@ -242,3 +242,72 @@ func TestScanLoop_RescanVersusExit(t *testing.T) {
 		}
 	}
 }
+
+// chanWaker is a waker the test drives: each wait reports the members it
+// was given and returns when the test fires it or wake is called.
+type chanWaker struct {
+	fire    chan struct{}
+	members chan []Proc
+	woke    chan struct{}
+	closed  chan struct{}
+}
+
+func (w *chanWaker) wait(members []Proc, _ time.Duration) {
+	select {
+	case w.members <- members:
+	default:
+	}
+	select {
+	case <-w.fire:
+	case <-w.woke:
+	}
+}
+
+func (w *chanWaker) wake() {
+	select {
+	case w.woke <- struct{}{}:
+	default:
+	}
+}
+
+func (w *chanWaker) close() { close(w.closed) }
+
+// TestScanLoop_Waker checks the event-driven loop (macOS's kqueue): it
+// rescans when the waker fires, not on a clock, hands the waker the
+// members to watch, and the last Close wakes it, waits for the loop and
+// closes it.
+func TestScanLoop_Waker(t *testing.T) {
+	w := &chanWaker{fire: make(chan struct{}), members: make(chan []Proc, 1), woke: make(chan struct{}, 1), closed: make(chan struct{})}
+	var mu sync.Mutex
+	child := false
+	list := func() ([]Proc, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		out := []Proc{p(100, 1, 50)}
+		if child {
+			out = append(out, p(101, 100, 60))
+		}
+		return out, nil
+	}
+	l := newScanLoop(time.Hour, list, func() (waker, error) { return w, nil })
+	tr := newTracker(p(100, 1, 50), list, nil)
+	l.add(tr)
+	if got := keys(<-w.members); !slices.Equal(got, []string{"100@50"}) {
+		t.Fatalf("the waker watches %v, want the root", got)
+	}
+	mu.Lock()
+	child = true
+	mu.Unlock()
+	w.fire <- struct{}{} // the root forked
+	if got := keys(<-w.members); !slices.Equal(got, []string{"100@50", "101@60"}) {
+		t.Fatalf("after a fork the waker watches %v, want the root and its child", got)
+	}
+	if tr.forget() {
+		l.remove(tr)
+	}
+	select {
+	case <-w.closed:
+	default:
+		t.Fatal("the last Close returned with the waker open")
+	}
+}

@@ -3,62 +3,21 @@ package backend
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"os/exec"
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
-	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/platform"
-	"github.com/agentty/agentty/internal/ports"
 	"github.com/agentty/agentty/internal/proctree"
 )
 
-// localTree is what PTY and pipe processes share: a root on this machine
-// that leads its own process group, and the marker its tree inherits, so
-// proctree can end the whole tree.
-type localTree struct {
-	pid    int    // the program's
-	marker string // Spec.Marker
-	box    *box   // nil: no containment configured (see contain_linux.go)
-	// Exactly one of proc (the program, our child) and kept (its keeper,
-	// see keeper_linux.go) is set.
-	proc *os.Process
-	kept *kept
-	// ports keeps the last scan of listening sockets (see listening_linux.go).
-	ports ports.Scanner
-	// probe keeps the /proc files of the input-wait probe open between
-	// probes; closed once the root has exited (Wait) or at Close.
-	probe inputwait.Inspector
-	// tracker follows the tree by ancestry where neither a cgroup nor a
-	// keeper holds it (platform Tree); nil otherwise, or when the root
-	// exited before it could be tracked.
-	tracker *proctree.Tracker
-}
-
-// deathSignal is a session root's parent-death signal: none where the
+// setDeathSignal gives a session root its parent-death signal: none where the
 // guard watches agentty's pid instead (platform Guard), as on macOS,
 // which has no such signal.
-func deathSignal() syscall.Signal {
-	if platform.Current().Guard {
-		return 0
+func setDeathSignal(a *syscall.SysProcAttr) {
+	if !platform.Current().Guard {
+		a.Pdeathsig = syscall.SIGKILL
 	}
-	return syscall.SIGKILL
-}
-
-func (t *localTree) PID() int     { return t.pid }
-func (t *localTree) Host() string { return "" }
-
-// Signal sends sig to the root's process group, as the terminal driver
-// would for a control key.
-func (t *localTree) Signal(sig syscall.Signal) error {
-	if err := unix.Kill(-t.pid, sig); err != nil && !errors.Is(err, unix.ESRCH) {
-		return fmt.Errorf("signal %v to process group %d: %w", sig, t.pid, err)
-	}
-	return nil
 }
 
 // Terminate ends the tree: with a cgroup, everything in it (cgroup.kill);
@@ -99,13 +58,6 @@ func (t *localTree) setRoot(cmd *exec.Cmd, k *kept) {
 		// A root that already exited leaves the tree to the marker and
 		// process-group searches.
 		t.tracker, _ = proctree.Track(t.pid)
-	}
-}
-
-// untrack ends the tracking of the tree (Close).
-func (t *localTree) untrack() {
-	if t.tracker != nil {
-		t.tracker.Close()
 	}
 }
 

@@ -7,14 +7,23 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentty/agentty/internal/platform"
 )
 
-// guardParentEnv tells a guard started without a parent-death signal
-// (platform Guard) which pid to watch: by the time it looks, its parent
-// may already have died and left it to init.
-const guardParentEnv = "AGENTTY_GUARD_PARENT"
+// guardAttr: its own process group (signals aimed at agentty's group do
+// not reach it) and, unless the guard watches agentty's pid itself
+// (platform Guard), SIGTERM when agentty dies.
+func guardAttr() *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true}
+	if !platform.Current().Guard {
+		a.Pdeathsig = syscall.SIGTERM
+	}
+	return a
+}
 
 // watchParent is the guard's parent-death signal where none is set (macOS's
 // way, AGENTTY_PORTABLE=guard): a pidfd of agentty, polled on a goroutine

@@ -12,10 +12,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// killWait bounds how long Terminate keeps re-scanning and SIGKILLing after
-// the grace period (terminate_linux.go's).
-const killWait = 5 * time.Second
-
 // exitPoll is how often a wait for signalled processes looks again: macOS
 // has no pidfd to poll, and a kqueue per wait would cost more than the
 // few rounds a kill takes.
@@ -167,7 +163,7 @@ func terminate(ctx context.Context, parent, root int, marker string, grace time.
 	if err := checkRoot(root, prot); err != nil {
 		return 0, err
 	}
-	k := &sigKiller{prot: prot, live: map[procKey]bool{}, signalled: map[procKey]bool{}}
+	k := newKiller(prot)
 	find := func() ([]Proc, []int, error) {
 		var tracked []int
 		if tr != nil {
@@ -201,31 +197,44 @@ func terminate(ctx context.Context, parent, root int, marker string, grace time.
 	for {
 		procs, groups, err := find()
 		if err != nil {
-			return len(k.signalled), err
+			return k.count(), err
 		}
-		if len(procs) == 0 && len(k.live) == 0 {
+		if len(procs) == 0 && !k.pending() {
 			k.signal(nil, groups, unix.SIGKILL)
-			return len(k.signalled), nil
+			return k.count(), nil
 		}
 		if !time.Now().Before(deadline) {
-			return len(k.signalled), fmt.Errorf("%w: %d processes under pid %d", ErrSurvivors, max(len(procs), len(k.live)), root)
+			return k.count(), fmt.Errorf("%w: %d processes under pid %d", ErrSurvivors, max(len(procs), len(k.live)), root)
 		}
 		k.signal(procs, groups, unix.SIGKILL)
 		k.wait(context.Background(), min(exitPoll*10, time.Until(deadline)))
 	}
 }
 
-// sigKiller signals processes by (pid, start time), checking the start
+// killer signals processes by (pid, start time), checking the start
 // time right before each kill(2): without pidfds a recycled pid can only
 // be told apart that way, leaving the microseconds between the check and
 // the kill.
-type sigKiller struct {
+type killer struct {
 	prot      protected
 	live      map[procKey]bool // signalled, not yet seen gone
 	signalled map[procKey]bool
 }
 
-func (k *sigKiller) signal(procs []Proc, groups []int, sig unix.Signal) {
+func newKiller(prot protected) *killer {
+	return &killer{prot: prot, live: map[procKey]bool{}, signalled: map[procKey]bool{}}
+}
+
+// close releases nothing: without pidfds a killer holds no descriptors.
+func (k *killer) close() {}
+
+// count is the number of distinct processes signalled so far.
+func (k *killer) count() int { return len(k.signalled) }
+
+// pending reports whether any signalled process has not been seen gone.
+func (k *killer) pending() bool { return len(k.live) > 0 }
+
+func (k *killer) signal(procs []Proc, groups []int, sig unix.Signal) {
 	sent := map[int]bool{}
 	kill := func(g int) {
 		if !sent[g] && k.prot.groupOK(g) {
@@ -254,7 +263,7 @@ func (k *sigKiller) signal(procs []Proc, groups []int, sig unix.Signal) {
 	}
 }
 
-func (k *sigKiller) signalProc(key procKey, sig unix.Signal) {
+func (k *killer) signalProc(key procKey, sig unix.Signal) {
 	if k.prot.pids[key.pid] || key.pid <= 1 {
 		return
 	}
@@ -270,7 +279,7 @@ func (k *sigKiller) signalProc(key procKey, sig unix.Signal) {
 
 // wait returns once every signalled process is gone, d has passed or ctx
 // is done.
-func (k *sigKiller) wait(ctx context.Context, d time.Duration) {
+func (k *killer) wait(ctx context.Context, d time.Duration) {
 	deadline := time.Now().Add(d)
 	for {
 		for key := range k.live {

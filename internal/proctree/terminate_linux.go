@@ -11,15 +11,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// killWait bounds how long Terminate keeps re-scanning and SIGKILLing after
-// the grace period; SIGKILL cannot be caught, so only uninterruptible sleep
-// (D state) or a fork race can make it last this long.
-const killWait = 5 * time.Second
-
-// retryPause spaces out kill rounds when nothing could be pinned to wait on,
-// so a process that keeps reappearing does not turn the loop into a spin.
-const retryPause = 10 * time.Millisecond
-
 // Terminate ends the tree under root (see Descendants for what belongs to
 // it). It sends SIGTERM, then SIGCONT for stopped ones, to every process
 // group found — root's and each descendant's, never agentty's own or its
@@ -119,12 +110,5 @@ func terminate(ctx context.Context, parent, root int, marker string, grace time.
 		} else {
 			pause(min(retryPause, time.Until(deadline)))
 		}
-	}
-}
-
-func pause(d time.Duration) {
-	if d > 0 {
-		t := time.NewTimer(d)
-		<-t.C
 	}
 }

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package proctree
 
@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/agentty/agentty/internal/platform"
@@ -146,10 +145,9 @@ func startGuard(exe string, args []string, instance string) (*Guard, error) {
 	cmd.Stdin = inR
 	cmd.Stdout = readyW // never agentty's stdout: that may be the MCP channel
 	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
+	cmd.SysProcAttr = guardAttr()
 	if platform.Current().Guard {
-		// The guard watches this pid itself (parentwatch_linux.go).
-		cmd.SysProcAttr.Pdeathsig = 0
+		// The guard watches this pid itself (watchParent).
 		cmd.Env = append(withoutEnv(cmd.Env, guardParentEnv), guardParentEnv+"="+strconv.Itoa(os.Getpid()))
 	}
 	err = cmd.Start()
@@ -180,6 +178,11 @@ func startGuard(exe string, args []string, instance string) (*Guard, error) {
 	}
 	return g, nil
 }
+
+// guardParentEnv tells a guard started without a parent-death signal
+// (platform Guard) which pid to watch: by the time it looks, its parent
+// may already have died and left it to init.
+const guardParentEnv = "AGENTTY_GUARD_PARENT"
 
 // unfeed stops the tracker feed to g.
 func (g *Guard) unfeed() {

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -48,11 +49,14 @@ func (m *Manager) containSetup() *containment {
 		defer c.ready.Store(true)
 		sandbox.Detect(&c.support)
 		if s := platform.Current(); s.Any() {
-			c.support.Platform = "portable strategies (" + platform.Env + "): " + s.String()
+			c.support.Platform = "portable strategies: " + s.String()
+			if runtime.GOOS == "linux" {
+				c.support.Platform += " (" + platform.Env + ")"
+			}
 		}
 		cc := m.cfg.Contain
 		if platform.Current().Tree {
-			c.support.CgroupReason = "sessions are tracked by ancestry, as on macOS (" + platform.Env + "=tree): no cgroup, no keeper"
+			c.support.CgroupReason = "sessions are tracked by ancestry, as macOS must: no cgroup, no keeper"
 			return
 		}
 		if cc == nil || !cc.Cgroups {

@@ -142,3 +142,16 @@ func atoi(s string) int {
 	n, _ := strconv.Atoi(s)
 	return n
 }
+
+func TestServe_BadPortableRefused(t *testing.T) {
+	t.Parallel()
+	cmd := selfCommand(t, "serve")
+	cmd.Env = append(cmd.Env, "AGENTTY_PORTABLE=tree,gaurd")
+	out, err := cmd.CombinedOutput()
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() == 0 {
+		t.Fatalf("serve with a mistyped AGENTTY_PORTABLE ran (%v):\n%s", err, out)
+	}
+	if want := `unknown strategy "gaurd"`; !strings.Contains(string(out), want) {
+		t.Errorf("serve's refusal does not say %s:\n%s", want, out)
+	}
+}

@@ -104,6 +104,11 @@ func New(cfg Config) (*Server, error) {
 	if err := mcpserver.CheckTools(cfg.Tools); err != nil {
 		return nil, err
 	}
+	// A mistyped AGENTTY_PORTABLE would otherwise run with strategies
+	// other than the ones asked for.
+	if err := platform.Check(); err != nil {
+		return nil, err
+	}
 	aud, pol, err := openGate(&cfg)
 	if err != nil {
 		return nil, err

@@ -155,3 +155,35 @@ func TestServe_BadPortableRefused(t *testing.T) {
 		t.Errorf("serve's refusal does not say %s:\n%s", want, out)
 	}
 }
+
+// TestRunCommand_PortableLeftoversEnd: with trees tracked by ancestry
+// (no cgroup, no keeper) what a run leaves behind still ends with it, as
+// with a cgroup or a keeper. (A leftover that also cleared its environment
+// and was orphaned before the tracker's next scan is the tracker's known
+// blind spot: docs/containment.md.)
+func TestRunCommand_PortableLeftoversEnd(t *testing.T) {
+	t.Parallel()
+	s := startServerWith(t, withEnv([]string{portableTree}))
+	for _, sc := range []struct{ name, script string }{
+		{"setsid", "setsid sleep 300 >/dev/null 2>&1 & echo started"},
+		{"double fork", "(sleep 300 >/dev/null 2>&1 &); echo started"},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			tag := newTag(t)
+			var r struct {
+				ExitCode *int `json:"exit_code"`
+				Stdout   struct {
+					Text string `json:"text"`
+				} `json:"stdout"`
+			}
+			s.call("run_command", map[string]any{"argv": []string{"sh", "-c", sc.script},
+				"env": map[string]string{tagVar: tag}, "timeout_ms": 30000}, &r)
+			if r.ExitCode == nil || *r.ExitCode != 0 || r.Stdout.Text != "started\n" {
+				t.Fatalf("run: exit %v stdout %q", r.ExitCode, r.Stdout.Text)
+			}
+			if left := taggedPIDs(tag); len(left) > 0 {
+				t.Fatalf("the run left processes behind: %s", describe(left))
+			}
+		})
+	}
+}

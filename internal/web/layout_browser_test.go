@@ -36,11 +36,12 @@ const overflowJS = `((termScrolls) => {
 })(%t)`
 
 // lastColumnJS is the ruler's last character's box and the terminal
-// box's inner box (left, right) and the viewport's width, after the
-// terminal's box is scrolled to its far right.
-const lastColumnJS = `(() => {
+// box's inner box (left, right) and the viewport's width, with the
+// terminal's box scrolled to its far right if asked (a phone) or as the
+// page left it.
+const lastColumnJS = `((scroll) => {
   const box = document.querySelector('#term');
-  box.scrollLeft = box.scrollWidth;
+  if (scroll) box.scrollLeft = box.scrollWidth;
   const row = [...document.querySelectorAll('#term .xterm-rows > div')].find((d) => d.textContent.includes(` + "'" + `%s` + "'" + `));
   if (!row) return null;
   const walk = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
@@ -57,7 +58,7 @@ const lastColumnJS = `(() => {
     at += n.length;
   }
   return null;
-})()`
+})(%t)`
 
 // run runs actions, bounded by pageTimeout: a click waits for its element
 // to be visible, which must not hang the test.
@@ -147,8 +148,9 @@ func TestPage_Layout(t *testing.T) {
 				open(t, "wide")
 				browsertest.WaitJS(t, ctx, pageTimeout, rowsText+`.includes('`+ruler+`') && agentty.view().term.cols === 120`, rowsText)
 				var box []float64
-				browsertest.WaitJS(t, ctx, pageTimeout, fmt.Sprintf(lastColumnJS, ruler)+` !== null`, rowsText)
-				if err := run(ctx, chromedp.Evaluate(fmt.Sprintf(lastColumnJS, ruler), &box)); err != nil {
+				lastColumn := fmt.Sprintf(lastColumnJS, ruler, size.phone)
+				browsertest.WaitJS(t, ctx, pageTimeout, lastColumn+` !== null`, rowsText)
+				if err := run(ctx, chromedp.Evaluate(lastColumn, &box)); err != nil {
 					t.Fatal(err)
 				}
 				if box[5] != 'E' || box[0] < box[2]-0.5 || box[1] > box[3]+0.5 || box[1] > box[4] {

@@ -255,13 +255,15 @@
           break;
         case 'exit':
           this.exited = true;
-          $('view-note').textContent = stateText({ state: 'exited', exit_code: ev.exit_code, signal: ev.signal, signal_number: ev.signal_number });
+          $('view-note').textContent = $('view-state').textContent =
+            stateText({ state: 'exited', exit_code: ev.exit_code, signal: ev.signal, signal_number: ev.signal_number });
           this.holding = false;
           this.buttons();
           break;
         case 'state':
           // The first message: the session's state, size and holder.
-          if (ev.state) $('view-state').textContent = ev.state;
+          // The list's entry knows the exit code or signal; the event not.
+          if (ev.state) $('view-state').textContent = stateText(Object.assign({}, sessions.find((x) => x.id === this.id), { state: ev.state }));
           if (this.term && ev.rows > 0 && ev.cols > 0) this.term.resize(ev.cols, ev.rows);
           this.showHolder(ev.holder || '');
           break;

@@ -300,7 +300,7 @@
       const t = this.term, screen = $('term').querySelector('.xterm-screen');
       if (!t || !screen || this.closed) return;
       this.paneWidth = $('view').clientWidth;
-      const room = this.paneWidth - ($('term').offsetWidth - $('term').clientWidth) - 8; // borders, padding
+      const room = this.paneWidth - ($('term').offsetWidth - $('term').clientWidth) - 8; // less the box's border, scrollbar and padding
       const width = () => screen.getBoundingClientRect().width;
       let size = t.options.fontSize;
       // A cell's width grows with the font, not exactly in proportion

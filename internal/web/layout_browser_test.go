@@ -163,6 +163,7 @@ func TestPage_Layout(t *testing.T) {
 					chromedp.Evaluate(`(b => b.scrollWidth > b.clientWidth)(document.querySelector('#term'))`, &scrolls)); err != nil {
 					t.Fatal(err)
 				}
+				t.Logf("a 120-column terminal at %s: font %vpx, box scrolls %v", size.name, font, scrolls)
 				// Scaled to fit on a screen with the room; at the legible
 				// minimum, scrolling, on a phone.
 				if size.phone && (font != 9 || !scrolls) || !size.phone && (font < 9 || font > 14 || scrolls) {

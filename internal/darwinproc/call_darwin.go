@@ -23,10 +23,21 @@ var libc_proc_pidinfo_trampoline_addr uintptr
 
 // proc_pidinfo flavors (bsd/sys/proc_info.h).
 const (
-	flavorTaskInfo    = 4 // PROC_PIDTASKINFO
-	flavorThreadInfo  = 5 // PROC_PIDTHREADINFO
-	flavorListThreads = 6 // PROC_PIDLISTTHREADS
+	flavorListFDs     = 1  // PROC_PIDLISTFDS
+	flavorBSDInfo     = 3  // PROC_PIDTBSDINFO
+	flavorTaskInfo    = 4  // PROC_PIDTASKINFO
+	flavorThreadInfo  = 5  // PROC_PIDTHREADINFO
+	flavorListThreads = 6  // PROC_PIDLISTTHREADS
+	flavorVnodePath   = 9  // PROC_PIDVNODEPATHINFO
+	flavorUniqID      = 17 // PROC_PIDUNIQIDENTIFIERINFO (proc_info_private.h)
 )
+
+// proc_pidfdinfo flavor PROC_PIDFDSOCKETINFO.
+const flavorFDSocket = 3
+
+var libc_proc_pidfdinfo_trampoline_addr uintptr
+
+//go:cgo_import_dynamic libc_proc_pidfdinfo proc_pidfdinfo "/usr/lib/libSystem.B.dylib"
 
 // pidinfo is proc_pidinfo(pid, flavor, arg, buf, len(buf)): the number of
 // bytes the kernel wrote.
@@ -40,6 +51,19 @@ func pidinfo(pid, flavor int, arg uint64, buf []byte) (int, error) {
 		return n, nil
 	}
 	return 0, fmt.Errorf("proc_pidinfo flavor %d of pid %d: %w", flavor, pid, failure(pid))
+}
+
+// pidfdinfo is proc_pidfdinfo(pid, fd, flavor, buf, len(buf)).
+func pidfdinfo(pid, fd, flavor int, buf []byte) (int, error) {
+	if pid <= 0 {
+		return 0, fmt.Errorf("pid %d: %w", pid, ErrNoProcess)
+	}
+	r, _, _ := syscall6(libc_proc_pidfdinfo_trampoline_addr, uintptr(pid), uintptr(fd), uintptr(flavor),
+		uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), 0)
+	if n := int(int32(r)); n > 0 {
+		return n, nil
+	}
+	return 0, fmt.Errorf("proc_pidfdinfo flavor %d of pid %d fd %d: %w", flavor, pid, fd, failure(pid))
 }
 
 // failure says why a libproc call on pid gave nothing, errno being lost

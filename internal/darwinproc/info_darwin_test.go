@@ -105,3 +105,18 @@ func TestCwd_AndProcArgs_Child(t *testing.T) {
 		t.Errorf("ProcArgs(child).Env = %q; want AGENTTY_TEST_MARK=yes", a.Env)
 	}
 }
+
+func TestChildren_OfSelf(t *testing.T) {
+	cmd := exec.Command("/bin/sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	kids, err := Children(os.Getpid())
+	if err != nil || !slices.Contains(kids, cmd.Process.Pid) {
+		t.Fatalf("Children(self) = %v, %v; want %d among them", kids, err, cmd.Process.Pid)
+	}
+	if kids, err := Children(cmd.Process.Pid); err != nil || len(kids) != 0 {
+		t.Fatalf("Children(sleep) = %v, %v; want none", kids, err)
+	}
+}

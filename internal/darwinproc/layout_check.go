@@ -227,3 +227,18 @@ var (
 	_ = eq{}[unsafe.Offsetof(rawUnSockinfo{}.Addr)-offUnAddr]
 	_ = eq{}[unsafe.Sizeof(rawUnSockinfo{}.Addr)-lenUnAddr]
 )
+
+type rawRusageInfoV0 struct {
+	UUID                               [16]byte
+	UserTime, SystemTime, PkgIdleWkups uint64
+	InterruptWkups, Pageins, WiredSize uint64
+	ResidentSize, PhysFootprint        uint64
+	ProcStartAbstime, ProcExitAbstime  uint64
+}
+
+var (
+	_ = eq{}[unsafe.Sizeof(rawRusageInfoV0{})-sizeRusageV0]
+	_ = eq{}[unsafe.Offsetof(rawRusageInfoV0{}.WiredSize)-offRusageWired]
+	_ = eq{}[unsafe.Offsetof(rawRusageInfoV0{}.ResidentSize)-offRusageResident]
+	_ = eq{}[unsafe.Offsetof(rawRusageInfoV0{}.PhysFootprint)-offRusageFootprint]
+)

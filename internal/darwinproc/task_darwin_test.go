@@ -67,3 +67,10 @@ func TestTaskInfo_Errors(t *testing.T) {
 		}
 	})
 }
+
+func TestMemoryOf_Self(t *testing.T) {
+	m, err := MemoryOf(os.Getpid())
+	if err != nil || m.Resident < 1<<20 || m.Footprint == 0 {
+		t.Fatalf("MemoryOf(self) = %+v, %v; want RSS >= 1 MiB and a footprint", m, err)
+	}
+}

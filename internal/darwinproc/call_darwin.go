@@ -79,21 +79,9 @@ func failure(pid int) error {
 	}
 }
 
-// list calls a listing flavor with a growing buffer until the answer
-// leaves room: a full buffer may have cut the list short.
+// list calls a listing flavor of proc_pidinfo through grow.
 func list(pid, flavor int, entry, guess int) ([]byte, error) {
-	n := max(guess, 16) * entry
-	for {
-		buf := make([]byte, n)
-		got, err := pidinfo(pid, flavor, 0, buf)
-		if err != nil {
-			return nil, err
-		}
-		if got < len(buf) || n >= 1<<22 {
-			return buf[:got-got%entry], nil
-		}
-		n *= 2
-	}
+	return grow(func(buf []byte) (int, error) { return pidinfo(pid, flavor, 0, buf) }, entry, guess)
 }
 
 // tbFrequency is the timebase's ticks per second (see ticksToNanos); 0

@@ -20,16 +20,13 @@ func Children(pid int) ([]int, error) {
 	if pid <= 0 {
 		return nil, fmt.Errorf("pid %d: %w", pid, ErrNoProcess)
 	}
-	for n := 64; ; n *= 4 {
-		buf := make([]int32, n)
-		r, _, _ := syscall6(libc_proc_listpids_trampoline_addr, listPPIDOnly, uintptr(pid), uintptr(unsafe.Pointer(&buf[0])),
-			uintptr(n*4), 0, 0)
-		got := int(int32(r)) / 4
-		if got < 0 {
-			got = 0
-		}
-		if got < n || n >= 1<<20 {
-			return decodePIDs(buf[:got]), nil
-		}
+	b, err := grow(func(buf []byte) (int, error) {
+		r, _, _ := syscall6(libc_proc_listpids_trampoline_addr, listPPIDOnly, uintptr(pid),
+			uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), 0, 0)
+		return int(int32(r)), nil
+	}, 4, 64)
+	if err != nil {
+		return nil, err
 	}
+	return decodePIDs(b), nil
 }

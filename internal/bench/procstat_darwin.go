@@ -54,3 +54,9 @@ func ProcessCPU(pid int) (time.Duration, error) {
 	}
 	return time.Duration(t.TotalUser + t.TotalSystem), nil
 }
+
+// openFDs counts a process's open descriptors (PROC_PIDLISTFDS).
+func openFDs(pid int) (int, error) {
+	fds, err := darwinproc.FDs(pid)
+	return len(fds), err
+}

@@ -79,9 +79,17 @@ func failure(pid int) error {
 	}
 }
 
-// list calls a listing flavor of proc_pidinfo through grow.
+// list calls a listing flavor of proc_pidinfo through grow. libproc's 0
+// is also an empty list: a process without descriptors, a zombie without
+// threads; that the process is there tells it from a failure.
 func list(pid, flavor int, entry, guess int) ([]byte, error) {
-	return grow(func(buf []byte) (int, error) { return pidinfo(pid, flavor, 0, buf) }, entry, guess)
+	return grow(func(buf []byte) (int, error) {
+		n, err := pidinfo(pid, flavor, 0, buf)
+		if errors.Is(err, ErrNoInfo) {
+			return 0, nil
+		}
+		return n, err
+	}, entry, guess)
 }
 
 // tbFrequency is the timebase's ticks per second (see ticksToNanos); 0

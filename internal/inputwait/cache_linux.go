@@ -30,6 +30,8 @@ type Inspector struct {
 	mu     sync.Mutex
 	cache  fdCache // guarded by mu
 	closed bool    // guarded by mu; probes after Close run uncached
+
+	inf inferState // the inferred verdict's history (AGENTTY_PORTABLE)
 }
 
 // exact is inspectExact through the Inspector's open files.

@@ -1,0 +1,119 @@
+//go:build linux && (amd64 || arm64)
+
+package inputwait
+
+import (
+	"io"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/creack/pty"
+)
+
+// inferred asks for the inferred verdict on c's target, as macOS and
+// AGENTTY_PORTABLE=verdict do by default.
+func inferred(c *child) Target {
+	t := c.target
+	t.Verdict = VerdictInferred
+	return t
+}
+
+// TestInferred_Programs runs the inferred verdict on Linux against real
+// programs on a PTY: the verdict macOS gives, from the facts macOS has.
+func TestInferred_Programs(t *testing.T) {
+	t.Parallel()
+	t.Run("shell prompt", func(t *testing.T) {
+		t.Parallel()
+		c := startPTY(t, "bash", "--norc", "--noprofile", "-i")
+		p := waitState(t, inferred(c), "awaiting_input", func(p Probe) bool { return p.State == AwaitingInput })
+		if !strings.HasPrefix(p.Detail, "inferred: pgrp ") || !strings.Contains(p.Detail, "(bash) 1/1 threads waiting") ||
+			!strings.HasSuffix(p.Detail, "tty input queue empty") {
+			t.Errorf("detail %q", p.Detail)
+		}
+	})
+	t.Run("prompt without newline", func(t *testing.T) {
+		t.Parallel()
+		c := startPTY(t, "sh", "-c", "printf 'Continue? [Y/n] '; read a; echo got=$a; sleep 30")
+		waitFor(t, inferred(c), AwaitingInput)
+		c.out.waitFor(t, "Continue? [Y/n] ")
+		c.target.PTY.WriteString("y\n")
+		c.out.waitFor(t, "got=y")
+		// Now sleep 30 runs in canonical mode: the known false positive,
+		// but only after the long window.
+		p := waitFor(t, inferred(c), AwaitingInput)
+		if !strings.Contains(p.Detail, "(sh)") {
+			t.Errorf("detail %q", p.Detail)
+		}
+	})
+	t.Run("password", func(t *testing.T) {
+		t.Parallel()
+		c := startPTY(t, "bash", "-c", "read -s -p 'Password: ' x; echo; echo len=${#x}; sleep 30")
+		p := waitFor(t, inferred(c), AwaitingPassword)
+		if !strings.HasSuffix(p.Detail, "; echo off") {
+			t.Errorf("detail %q", p.Detail)
+		}
+		c.target.PTY.WriteString("hunter2\n")
+		c.out.waitFor(t, "len=7")
+	})
+	t.Run("busy loop", func(t *testing.T) {
+		t.Parallel()
+		c := startPTY(t, "sh", "-c", "while :; do :; done")
+		waitDetail(t, inferred(c), Running, "(sh)")
+		assertStays(t, inferred(c), Running)
+	})
+	t.Run("short sleeps", func(t *testing.T) {
+		t.Parallel()
+		c := startPTY(t, "sh", "-c", "while sleep 0.1; do :; done")
+		waitDetail(t, inferred(c), Running, "inferred: ")
+		assertStays(t, inferred(c), Running)
+	})
+	t.Run("type-ahead", func(t *testing.T) {
+		t.Parallel()
+		c := startPTY(t, "sh", "-c", "echo ready; sleep 30; read x")
+		c.out.waitFor(t, "ready")
+		c.target.PTY.WriteString("abc\n")
+		// Quiet, sleeping, in canonical mode: without the queue it would
+		// read as awaiting input over the agent's own unread line.
+		waitDetail(t, inferred(c), Running, "inferred: 4 bytes typed, not read")
+		assertStays(t, inferred(c), Running)
+	})
+	t.Run("stopped", func(t *testing.T) {
+		t.Parallel()
+		c := startPTY(t, "sh", "-c", "kill -STOP $$")
+		waitDetail(t, inferred(c), Running, ") is stopped")
+	})
+	t.Run("blocked writing output", func(t *testing.T) {
+		t.Parallel()
+		c := startUndrained(t, "sh", "-c", "while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done")
+		waitDetail(t, inferred(c), Running, "inferred: blocked writing output (")
+		assertStays(t, inferred(c), Running)
+	})
+}
+
+// startUndrained is startPTY without anyone reading the master: the
+// program's output fills the terminal and its writer blocks.
+func startUndrained(t *testing.T, argv ...string) *child {
+	t.Helper()
+	master, tty, err := pty.Open()
+	if err != nil {
+		t.Fatalf("pty.Open: %v", err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %v: %v", argv, err)
+	}
+	tty.Close()
+	c := &child{cmd: cmd, out: newOutBuf(), target: Target{Root: cmd.Process.Pid, PTY: master}}
+	c.register(t)
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		go io.Copy(io.Discard, master) // a writer blocked in the kernel may need room to die
+		cmd.Wait()
+		master.Close()
+	})
+	return c
+}

@@ -1,6 +1,7 @@
 // Package ports finds the sockets a session's processes listen on, from the
 // kernel's socket tables (/proc/PID/net/{tcp,tcp6,udp,udp6,unix}) matched to
-// the socket descriptors those processes hold, never from their output.
+// the socket descriptors those processes hold, never from their output. On
+// macOS the kernel describes each socket descriptor itself (libproc).
 //
 // Parsing is separate from reading so the SSH backend's remote helper can
 // ship the raw table rows of another machine and have them decoded here.

@@ -3,9 +3,12 @@
 package inputwait
 
 import (
+	"fmt"
 	"io"
 	"os/exec"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -116,4 +119,55 @@ func startUndrained(t *testing.T, argv ...string) *child {
 		master.Close()
 	})
 	return c
+}
+
+// TestInferred_Exchanges loops the exchange an agent makes, 50 times: a
+// line typed to a program waiting in canonical mode, the program's answer,
+// and a fresh verdict. Each new wait must come with a fingerprint other
+// than the one from before the line was typed (the session's input gate
+// tells stale verdicts by it), and the answer must be out by then.
+func TestInferred_Exchanges(t *testing.T) {
+	t.Parallel()
+	c := startPTY(t, "sh", "-c", `while read x; do echo "got $x"; done`)
+	target := inferred(c)
+	p := waitFor(t, target, AwaitingInput)
+	for i := range 50 {
+		before := p.Fingerprint
+		line := "line" + strconv.Itoa(i)
+		c.target.PTY.WriteString(line + "\n")
+		p = waitState(t, target, "a new wait", func(p Probe) bool { return p.State == AwaitingInput && p.Fingerprint != before })
+		c.out.waitFor(t, "got "+line+"\r\n")
+	}
+}
+
+// TestInferred_ConcurrentProbes: probes of one Inspector that overlap do
+// not share its history; the one that finds it busy samples afresh, which
+// cannot show quiet, and answers Running.
+func TestInferred_ConcurrentProbes(t *testing.T) {
+	t.Parallel()
+	c := startPTY(t, "bash", "--norc", "--noprofile", "-i")
+	target := inferred(c)
+	waitFor(t, target, AwaitingInput)
+	var wg sync.WaitGroup
+	errs := make(chan error, 4*50)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				p, err := c.insp.Inspect(target)
+				switch {
+				case err != nil:
+					errs <- err
+				case p.State != AwaitingInput && p.Detail != "inferred: pid "+strconv.Itoa(c.target.Root)+" (bash) ran since the last look":
+					errs <- fmt.Errorf("probe %s %q", p.State, p.Detail)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }

@@ -58,10 +58,13 @@ func (x *Inspector) exact(t Target) (Probe, error) {
 // uncached. Call it when the session's process has ended.
 func (x *Inspector) Close() error {
 	x.mu.Lock()
-	defer x.mu.Unlock()
 	x.closed = true
 	x.cache.gen++
 	x.cache.prune()
+	x.mu.Unlock()
+	x.inf.mu.Lock()
+	x.inf.scratch.close()
+	x.inf.mu.Unlock()
 	return nil
 }
 

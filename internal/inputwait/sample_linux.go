@@ -15,11 +15,22 @@ import (
 // (TIOCGPGRP), each thread's run state and CPU and scheduling counters,
 // the slave's queues and the modes. Never wchan, syscall or fdinfo.
 
-// sampleScratch holds one Inspector's sampling buffers.
+// sampleScratch holds one Inspector's sampling state. Like the exact
+// verdict's Inspector it keeps the members' /proc files open between
+// probes (see fdCache): a steady probe costs a pread per file.
 type sampleScratch struct {
-	s     sample
-	pts   uint32
-	slave string // the slave's name, "/dev/pts/N"
+	s      sample
+	pts    uint32
+	slave  string // the slave's name, "/dev/pts/N"
+	cache  fdCache
+	closed bool // after close, probes open and close their files
+}
+
+// close closes the files kept open; later probes run uncached.
+func (sc *sampleScratch) close() {
+	sc.closed = true
+	sc.cache.gen++
+	sc.cache.prune()
 }
 
 // inferBuilt: this build has a sampler for the inferred verdict.
@@ -51,6 +62,14 @@ func (sc *sampleScratch) take(t Target) (*sample, error) {
 	in := inspectors.Get().(*inspector)
 	defer inspectors.Put(in)
 	in.reset()
+	if !sc.closed {
+		in.cache = &sc.cache
+		sc.cache.gen++
+		defer func() {
+			in.cache = nil
+			sc.cache.prune()
+		}()
+	}
 	// The walk finds the group's members below the root, and scans for
 	// the rest when the leader is not there: kern.proc.pgrp's answer.
 	in.ptyMode, in.pgid = true, pgid

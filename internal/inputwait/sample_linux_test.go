@@ -171,3 +171,58 @@ func TestInferred_ConcurrentProbes(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// BenchmarkInferred measures one inferred probe of an idle program through
+// its Inspector, as a session makes it (compare BenchmarkInspect/cached).
+func BenchmarkInferred(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		argv []string
+	}{
+		{"python3-REPL", []string{"python3", "-q"}},
+		{"sh-cat-pipeline", []string{"sh", "-c", "cat | cat"}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			c := startPTY(b, bc.argv...)
+			target := inferred(c)
+			waitFor(b, target, AwaitingInput)
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := c.insp.Inspect(target)
+				if err != nil || p.State != AwaitingInput {
+					b.Fatalf("Inspect = %+v, %v", p, err)
+				}
+			}
+		})
+	}
+}
+
+// TestInferred_KeepsFilesUntilClose: the inferred sampler keeps the
+// group's /proc files open between probes, drops a task's once it has
+// ended, and closes them all on Close; probes after it still answer.
+func TestInferred_KeepsFilesUntilClose(t *testing.T) {
+	t.Parallel()
+	c := startPTY(t, "bash", "--norc", "--noprofile", "-i")
+	target := inferred(c)
+	waitFor(t, target, AwaitingInput)
+	sc := &c.insp.inf.scratch
+	// bash alone: its stat, schedstat and children.
+	if n := sc.cache.len(); n != 3 {
+		t.Errorf("%d files open for bash at its prompt, want 3", n)
+	}
+	c.target.PTY.WriteString("cat\n")
+	waitDetail(t, target, AwaitingInput, "(cat)")
+	c.target.PTY.WriteString("\x04") // EOF: cat ends
+	waitDetail(t, target, AwaitingInput, "(bash)")
+	if n := sc.cache.len(); n != 3 {
+		t.Errorf("%d files open after cat ended, want bash's 3", n)
+	}
+	c.insp.Close()
+	if n := sc.cache.len(); n != 0 {
+		t.Errorf("%d files open after Close, want 0", n)
+	}
+	waitFor(t, target, AwaitingInput)
+	if n := sc.cache.len(); n != 0 {
+		t.Errorf("%d files open by probes after Close, want 0", n)
+	}
+}

@@ -14,3 +14,4 @@ var errNoSampler = errors.New("inputwait: no sampler in this build")
 
 func (*sampleScratch) take(Target) (*sample, error) { return nil, errNoSampler }
 func (*sampleScratch) deep(Target, *sample) error   { return errNoSampler }
+func (*sampleScratch) close()                       {}

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 )
@@ -43,11 +45,16 @@ func TestInferred_Programs(t *testing.T) {
 		c.out.waitFor(t, "Continue? [Y/n] ")
 		c.target.PTY.WriteString("y\n")
 		c.out.waitFor(t, "got=y")
-		// Now sleep 30 runs in canonical mode: the known false positive,
-		// but only after the long window.
+		// Now sleep 30 runs, in the canonical mode the shell left: it reads
+		// as awaiting input (no fact tells a sleep from a read), but only
+		// after the long window.
 		p := waitFor(t, inferred(c), AwaitingInput)
-		if !strings.Contains(p.Detail, "(sh)") {
-			t.Errorf("detail %q", p.Detail)
+		m := regexp.MustCompile(`^inferred: pgrp \d+ \((sh|sleep)\) \d+/\d+ threads waiting, no CPU for (\d+) ms, tty input queue empty$`).FindStringSubmatch(p.Detail)
+		if m == nil {
+			t.Fatalf("detail %q", p.Detail)
+		}
+		if quiet, _ := strconv.Atoi(m[2]); quiet < int(inferCanonQuiet/time.Millisecond) {
+			t.Errorf("a canonical-mode verdict after %d ms of quiet, want at least %v", quiet, inferCanonQuiet)
 		}
 	})
 	t.Run("password", func(t *testing.T) {

@@ -30,6 +30,9 @@ const inferBuilt = true
 // fionread is FIONREAD, _IOR('f', 127, int); x/sys has no darwin name for it.
 const fionread = 0x4004667f
 
+// ownPid is agentty's: never a member of a session's group.
+var ownPid = os.Getpid()
+
 // XNU's p_stat values (sys/proc.h).
 const (
 	sStop   = 4
@@ -117,7 +120,7 @@ func (sc *sampleScratch) take(t Target) (*sample, error) {
 	for i := range procs {
 		p := &procs[i].Proc
 		pid := int(p.P_pid)
-		if p.P_stat == sZombie || pid == os.Getpid() {
+		if p.P_stat == sZombie || pid == ownPid {
 			continue
 		}
 		// A group of another session with the same number is not ours.

@@ -8,6 +8,7 @@ import (
 	"github.com/agentty/agentty/internal/contain"
 	"github.com/agentty/agentty/internal/httpserver"
 	"github.com/agentty/agentty/internal/mcpserver"
+	"github.com/agentty/agentty/internal/platform"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/sandbox"
@@ -167,6 +168,9 @@ const (
 	// MarkerEnv is the environment variable that marks agentty's children;
 	// it is not a setting.
 	MarkerEnv = proctree.EnvKey
+	// PortableEnv switches Linux to macOS's strategies (platform.Env); it
+	// is read by the engine, not a flag's setting.
+	PortableEnv = platform.Env
 
 	DefaultHTTPSessionIdle   = httpserver.DefaultSessionIdle
 	DefaultHTTPBodyTimeout   = httpserver.DefaultBodyTimeout

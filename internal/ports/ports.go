@@ -180,9 +180,12 @@ func parseUnix(f [][]byte) (Socket, bool) {
 // Sort orders sockets by protocol, port and path, and drops a socket listed
 // twice (a table read for two namespaces that are one).
 func Sort(ss []Socket) []Socket {
-	slices.SortFunc(ss, func(a, b Socket) int {
-		return cmp.Or(cmp.Compare(a.Proto, b.Proto), cmp.Compare(a.Port, b.Port),
-			cmp.Compare(a.Address, b.Address), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Inode, b.Inode))
-	})
+	slices.SortFunc(ss, compare)
 	return slices.CompactFunc(ss, func(a, b Socket) bool { return a.Inode == b.Inode })
+}
+
+// compare orders sockets by protocol, port, address and path.
+func compare(a, b Socket) int {
+	return cmp.Or(cmp.Compare(a.Proto, b.Proto), cmp.Compare(a.Port, b.Port),
+		cmp.Compare(a.Address, b.Address), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Inode, b.Inode))
 }

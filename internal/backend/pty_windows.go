@@ -71,8 +71,10 @@ func StartPTY(spec Spec, _ func(func()), sink Sink) (Process, error) {
 		return err
 	}
 	if err := p.start(spec, spawnIO{console: console}); err != nil {
-		windows.ClosePseudoConsole(console)
+		// Our ends first: a console closed while nobody reads its output
+		// would wait for a reader (before Windows 11 24H2).
 		closeAll(in, out)
+		windows.ClosePseudoConsole(console)
 		return nil, err
 	}
 	p.pump = newPump(out, outlog.Stdout, sink)

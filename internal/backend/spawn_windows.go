@@ -3,6 +3,7 @@ package backend
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -24,6 +25,7 @@ type spawnIO struct {
 // CreateProcess itself. watch registers the job's messages before the
 // process joins it. It returns the process handle and id.
 func spawn(spec Spec, io spawnIO, job windows.Handle, watch func(proc windows.Handle, pid uint32) error) (windows.Handle, uint32, error) {
+	enableCtrlC.Do(inheritCtrlC)
 	app, err := windows.UTF16PtrFromString(spec.Path)
 	if err != nil {
 		return 0, 0, fmt.Errorf("start %s: %w", spec.Path, err)
@@ -97,3 +99,15 @@ func spawn(spec Spec, io spawnIO, job windows.Handle, watch func(proc windows.Ha
 	}
 	return pi.Process, pi.ProcessId, nil
 }
+
+var (
+	enableCtrlC               sync.Once
+	procSetConsoleCtrlHandler = windows.NewLazySystemDLL("kernel32.dll").NewProc("SetConsoleCtrlHandler")
+)
+
+// inheritCtrlC clears this process's "ignore Ctrl+C" flag, which children
+// inherit: a process started with CREATE_NEW_PROCESS_GROUP, as the daemon
+// is, has it set, and its sessions' programs would then ignore Ctrl+C (and
+// so SIGINT and the first step of Terminate). A nil handler with FALSE
+// changes only the flag; Go's own handler (os/signal) stays.
+func inheritCtrlC() { _, _, _ = procSetConsoleCtrlHandler.Call(0, 0) }

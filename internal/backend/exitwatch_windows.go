@@ -19,6 +19,7 @@ package backend
 import (
 	"fmt"
 	"sync"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -117,6 +118,12 @@ func (w *jobWatcher) run(port windows.Handle) {
 		err := windows.GetQueuedCompletionStatus(port, &msg, &key, (**windows.Overlapped)(unsafe.Pointer(&pid)), backstopMs)
 		if err == nil && key == stopKey {
 			return
+		}
+		if err != nil && err != windows.WAIT_TIMEOUT {
+			// The port is this goroutine's alone, so this does not
+			// happen; were it to, the kernel is still asked at the
+			// backstop's pace rather than in a spin.
+			time.Sleep(backstopMs * time.Millisecond)
 		}
 		var due []func()
 		w.mu.Lock()

@@ -70,11 +70,8 @@ func (t *winTree) start(spec Spec, io spawnIO) error {
 		t.key = key
 		return err
 	}
-	proc, pid, err := spawn(spec, io, job, watch)
+	proc, pid, err := spawn(spec, io, job, watch, func() { jobs.forget(t.key) })
 	if err != nil {
-		if t.key != 0 {
-			jobs.forget(t.key)
-		}
 		windows.CloseHandle(job)
 		return err
 	}

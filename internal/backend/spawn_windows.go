@@ -23,8 +23,10 @@ type spawnIO struct {
 // thread handle it would need to resume), and neither can
 // charmbracelet/x/conpty's Spawn, which does the same; so agentty calls
 // CreateProcess itself. watch registers the job's messages before the
-// process joins it. It returns the process handle and id.
-func spawn(spec Spec, io spawnIO, job windows.Handle, watch func(proc windows.Handle, pid uint32) error) (windows.Handle, uint32, error) {
+// process joins it, and unwatch undoes that if the start fails after all
+// (before the process handle the watcher polls is closed). It returns the
+// process handle and id.
+func spawn(spec Spec, io spawnIO, job windows.Handle, watch func(proc windows.Handle, pid uint32) error, unwatch func()) (windows.Handle, uint32, error) {
 	enableCtrlC.Do(inheritCtrlC)
 	app, err := windows.UTF16PtrFromString(spec.Path)
 	if err != nil {
@@ -83,14 +85,19 @@ func spawn(spec Spec, io spawnIO, job windows.Handle, watch func(proc windows.Ha
 		return 0, 0, fmt.Errorf("start %s: %w", spec.Path, err)
 	}
 	defer windows.CloseHandle(pi.Thread)
+	watched := false
 	fail := func(err error) (windows.Handle, uint32, error) {
 		_ = windows.TerminateProcess(pi.Process, 1)
+		if watched {
+			unwatch()
+		}
 		windows.CloseHandle(pi.Process)
 		return 0, 0, fmt.Errorf("start %s: %w", spec.Path, err)
 	}
 	if err := watch(pi.Process, pi.ProcessId); err != nil {
 		return fail(err)
 	}
+	watched = true
 	if err := windows.AssignProcessToJobObject(job, pi.Process); err != nil {
 		return fail(fmt.Errorf("join job object: %w", err))
 	}

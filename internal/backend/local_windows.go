@@ -172,9 +172,17 @@ func (t *winTree) Terminate(ctx context.Context, grace time.Duration) error {
 	case <-t.empty:
 		return nil
 	case <-ctx.Done():
-		n, _ := activeProcesses(t.job)
-		return fmt.Errorf("terminate %d: %d processes left in its job: %w", t.pid, n, ctx.Err())
 	}
+	// The kernel's count is the truth; the watcher's message may be on
+	// its way.
+	n, err := activeProcesses(t.job)
+	if err != nil {
+		return fmt.Errorf("terminate %d: %w (and %v)", t.pid, ctx.Err(), err)
+	}
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("terminate %d: %d processes left in its job: %w", t.pid, n, ctx.Err())
 }
 
 // waitEmpty waits up to d for the job to empty.

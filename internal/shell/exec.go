@@ -223,7 +223,7 @@ func (sh *Shell) runLine(f string) string {
 // itself as the command starts (__agentty_begin's second argument), which
 // costs no round trip. PowerShell's file needs its .ps1 name; cmd.exe's
 // command runs from a wrapper (winshells.go), whose file is returned
-// first, then the command's own (body), which the wrapper removes.
+// first, then the command's own (body).
 func (sh *Shell) writeCommand(ctx context.Context, id int, command string) (file, body string, err error) {
 	switch sh.Kind {
 	case PowerShell:

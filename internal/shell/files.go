@@ -131,7 +131,7 @@ func (f remoteFiles) remove(paths ...string) {
 // dropLocal removes a started or finished command's file when it is local
 // (cheap, so done under mu); a remote shell removed its own. cmd.exe reads
 // a batch file line by line as it runs it: its files go once the command
-// has finished (and the wrapper removes them itself).
+// has finished (its D mark is on the wrapper's last line).
 func (sh *Shell) dropLocal(r *job) {
 	if _, ok := sh.fs.(localFiles); !ok || r.file == "" || (sh.Kind == Cmd && !r.done()) {
 		return

@@ -86,30 +86,33 @@ func pwshCommand(id int, command string) string {
 // is run by a wrapper file: its C mark, a call of the command's own file
 // (whose exit /b or last program sets ERRORLEVEL, cleared first by
 // "(call )": many builtins leave it as they found it), then the D mark. A
-// line is expanded before it runs, so %ERRORLEVEL% there is the command's
-// status even though del runs first on that line; the cwd comes from a
-// for variable (%%~fd), expanded as the line runs, so a cwd with & or )
-// in it is not parsed as syntax. cmd reads a batch file line by line as it
-// runs, so the wrapper cannot be removed while it runs: its last line
-// leaves the batch context ((goto)) and then deletes it. The ESC and BEL
-// bytes are written into the files as they are.
+// line is expanded before it runs, so %ERRORLEVEL% on the last line is the
+// command's status, which exit /b hands on to the shell; the cwd comes
+// from a for variable (%%~fd), expanded as the line runs, so a cwd with &
+// or ) in it is not parsed as syntax. cmd reads a batch file line by line
+// as it runs it, so the D mark and exit /b share the last line: once the
+// mark is out, cmd reads nothing more of the file, and agentty may remove
+// it. The ESC and BEL bytes are written into the files as they are.
 const cmdWrapper = "@<nul set /p \"=\x1b]133;C;aid=@NONCE@.@ID@\x07\"\r\n" +
 	"@(call ) & call @FILE@\r\n" +
-	"@del /q @FILE@ 2>nul & (for %%d in (.) do @echo \x1b]133;D;%ERRORLEVEL%;aid=@NONCE@.@ID@\x07\x1b]7;file://%COMPUTERNAME%/%%~fd\x07) & (goto) 2>nul & del /q \"%~f0\"\r\n"
+	"@(for %%d in (.) do @echo \x1b]133;D;%ERRORLEVEL%;aid=@NONCE@.@ID@\x07\x1b]7;file://%COMPUTERNAME%/%%~fd\x07) & exit /b %ERRORLEVEL%\r\n"
 
 // cmdInit is run by cmd /K at startup: the first D mark, which tells
-// agentty the shell is ready (and so that its directory may go: the
-// line leaves the batch context first, as the wrapper's does).
-const cmdInit = "@(for %%d in (.) do @echo \x1b]133;D;0;aid=@NONCE@.0\x07\x1b]7;file://%COMPUTERNAME%/%%~fd\x07) & (goto) 2>nul\r\n"
+// agentty the shell is ready (and, as in the wrapper, that the file is
+// done with, so its directory may go).
+const cmdInit = "@(for %%d in (.) do @echo \x1b]133;D;0;aid=@NONCE@.0\x07\x1b]7;file://%COMPUTERNAME%/%%~fd\x07) & exit /b 0\r\n"
 
 // cmdArgv starts cmd.exe on the init file: /Q no command echo, /D no
-// AutoRun commands from the registry when the user's rc is skipped.
+// AutoRun commands from the registry when the user's rc is skipped. The
+// path is not quoted here: the command line is composed by the C runtime's
+// rules, which quote it when it has a space, and cmd.exe takes a /K
+// command that is one quoted file name as that file.
 func cmdArgv(path, init string, noRC bool) []string {
 	argv := []string{path, "/Q"}
 	if noRC {
 		argv = append(argv, "/D")
 	}
-	return append(argv, "/K", cmdQuote(init))
+	return append(argv, "/K", init)
 }
 
 // cmdQuote double-quotes a path for cmd.exe; Windows file names cannot

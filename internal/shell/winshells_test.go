@@ -109,7 +109,7 @@ func TestCmdCommand_Text(t *testing.T) {
 	got := cmdCommand("n0nce", 12, `C:\T\agentty-cmd-1.cmd`)
 	want := "@<nul set /p \"=\x1b]133;C;aid=n0nce.12\x07\"\r\n" +
 		"@(call ) & call \"C:\\T\\agentty-cmd-1.cmd\"\r\n" +
-		"@del /q \"C:\\T\\agentty-cmd-1.cmd\" 2>nul & (for %%d in (.) do @echo \x1b]133;D;%ERRORLEVEL%;aid=n0nce.12\x07\x1b]7;file://%COMPUTERNAME%/%%~fd\x07) & (goto) 2>nul & del /q \"%~f0\"\r\n"
+		"@(for %%d in (.) do @echo \x1b]133;D;%ERRORLEVEL%;aid=n0nce.12\x07\x1b]7;file://%COMPUTERNAME%/%%~fd\x07) & exit /b %ERRORLEVEL%\r\n"
 	if got != want {
 		t.Fatalf("wrapper =\n%q\nwant\n%q", got, want)
 	}
@@ -153,9 +153,9 @@ func TestWriteRC_WindowsShells(t *testing.T) {
 				t.Fatal(err)
 			}
 			init := filepath.Join(dir, "init.cmd")
-			want := []string{`C:\cmd.exe`, "/Q", "/K", `"` + init + `"`}
+			want := []string{`C:\cmd.exe`, "/Q", "/K", init}
 			if noRC {
-				want = []string{`C:\cmd.exe`, "/Q", "/D", "/K", `"` + init + `"`}
+				want = []string{`C:\cmd.exe`, "/Q", "/D", "/K", init}
 			}
 			if !slices.Equal(argv, want) || len(env) != 0 {
 				t.Fatalf("noRC %v: argv %q env %v; want %q and no variables", noRC, argv, env, want)
@@ -164,7 +164,7 @@ func TestWriteRC_WindowsShells(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := "@(for %%d in (.) do @echo \x1b]133;D;0;aid=n0nce.0\x07\x1b]7;file://%COMPUTERNAME%/%%~fd\x07) & (goto) 2>nul\r\n"; string(b) != want {
+			if want := "@(for %%d in (.) do @echo \x1b]133;D;0;aid=n0nce.0\x07\x1b]7;file://%COMPUTERNAME%/%%~fd\x07) & exit /b 0\r\n"; string(b) != want {
 				t.Fatalf("init.cmd = %q, want %q", b, want)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"testing"
 
 	"github.com/agentty/agentty/internal/proctree"
@@ -51,6 +52,23 @@ func winChild(mode string) int {
 		}
 		fmt.Printf("%d\n", cmd.Process.Pid)
 		select {}
+	case "closestdin": // closes its stdin, says so, and sleeps
+		os.Stdin.Close()
+		fmt.Println("closed")
+		select {}
+	case "flood": // 256 KiB, then exits while a grandchild keeps stdout open
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), winChildEnv+"=sleep")
+		cmd.Stdout = os.Stdout
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		line := strings.Repeat("x", 1023) + "\n"
+		for range 256 {
+			fmt.Print(line)
+		}
+		return 0
 	case "ctrlc": // exits 42 on Ctrl+C, once it said it is ready
 		c := make(chan os.Signal, 1)
 		signal.Notify(c, os.Interrupt)

@@ -372,3 +372,47 @@ func TestSignal_WindowsRefused(t *testing.T) {
 		t.Fatalf("a signal to an ended tree: %v, want none", err)
 	}
 }
+
+func TestStartPipe_WindowsStdinAndCollect(t *testing.T) {
+	t.Run("a reader that closed its stdin", func(t *testing.T) {
+		// Wine's conhost.exe, a member of the job, holds the child's
+		// standard handles too, so the pipe keeps a reader there.
+		skipUnderWine(t, "console hosts")
+		var s winSink
+		p, err := StartPipe(childSpec(t, "closestdin"), nil, s.sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		waitOutput(t, &s, "closed\n")
+		_, err = p.Write([]byte("x\n"), time.Now().Add(winWait))
+		if !errors.Is(err, ErrNoReader) {
+			t.Fatalf("write = %v, want ErrNoReader", err)
+		}
+	})
+	t.Run("Wait has all the root wrote", func(t *testing.T) {
+		var s winSink
+		p, err := StartPipe(childSpec(t, "flood"), nil, s.sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		if ex := waitExit(t, p); ex != (Exit{Code: 0}) {
+			t.Fatalf("exit = %+v", ex)
+		}
+		if n := len(s.get(outlog.Stdout)); n != 256<<10 {
+			t.Fatalf("after Wait %d bytes in the sink, want %d", n, 256<<10)
+		}
+		select {
+		case <-p.Drained():
+			t.Fatal("drained while the grandchild holds stdout")
+		default:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), winWait)
+		defer cancel()
+		if err := p.Terminate(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		drained(t, p)
+	})
+}

@@ -111,7 +111,7 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 	sh.mu.Lock()
 	r.file, r.body = file, body
 	sh.mu.Unlock()
-	line := sh.runLine(r.file)
+	line := sh.runLine(r.id, r.file)
 	if _, err := sh.sess.Send(session.Input{Text: line, Enter: true}, time.Now().Add(5*time.Second)); err != nil {
 		sh.mu.Lock()
 		if sh.run == r {
@@ -202,11 +202,11 @@ func clip(s string, n int) string {
 	return strings.ToValidUTF8(s[:n], "") + "…"
 }
 
-// runLine is what is typed to run command file f.
-func (sh *Shell) runLine(f string) string {
+// runLine is what is typed to run command id from file f.
+func (sh *Shell) runLine(id int, f string) string {
 	switch sh.Kind {
 	case PowerShell:
-		return ". " + pwshQuote(f)
+		return pwshLine(id, f)
 	case Cmd:
 		return cmdQuote(f)
 	}
@@ -227,7 +227,7 @@ func (sh *Shell) runLine(f string) string {
 func (sh *Shell) writeCommand(ctx context.Context, id int, command string) (file, body string, err error) {
 	switch sh.Kind {
 	case PowerShell:
-		file, err = sh.fs.create(ctx, windowsCommandName(os.TempDir(), ".ps1"), []byte(pwshCommand(id, command)))
+		file, err = sh.fs.create(ctx, windowsCommandName(os.TempDir(), ".ps1"), []byte(pwshCommand(command)))
 		return file, "", err
 	case Cmd:
 		if body, err = sh.fs.create(ctx, windowsCommandName(os.TempDir(), ".cmd"), []byte(cmdBody(command))); err != nil {

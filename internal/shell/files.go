@@ -129,11 +129,13 @@ func (f remoteFiles) remove(paths ...string) {
 }
 
 // dropLocal removes a started or finished command's file when it is local
-// (cheap, so done under mu); a remote shell removed its own. cmd.exe reads
-// a batch file line by line as it runs it: its files go once the command
-// has finished (its D mark is on the wrapper's last line).
+// (cheap, so done under mu); a remote shell removed its own. The Windows
+// shells' files go once the command has finished: cmd.exe reads a batch
+// file line by line as it runs it (its D mark is on the wrapper's last
+// line), and PowerShell's C mark comes before it reads its file.
 func (sh *Shell) dropLocal(r *job) {
-	if _, ok := sh.fs.(localFiles); !ok || r.file == "" || (sh.Kind == Cmd && !r.done()) {
+	windows := sh.Kind == Cmd || sh.Kind == PowerShell
+	if _, ok := sh.fs.(localFiles); !ok || r.file == "" || (windows && !r.done()) {
 		return
 	}
 	_ = os.Remove(r.file)

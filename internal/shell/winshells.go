@@ -71,15 +71,23 @@ func pwshArgv(path, rc string) []string {
 // pwshQuote makes s one single-quoted PowerShell string.
 func pwshQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// pwshCommand is the file that runs one command: its C mark, the command,
-// then its status, taken before anything else runs. A command that ends
-// the script early (a terminating error, exit) records nothing; the
-// prompt's own $? then tells.
-func pwshCommand(id int, command string) string {
+// pwshCommand is the file that runs one command: the command, then its
+// status, taken before anything else runs. A command that ends the script
+// early (a terminating error, exit) records nothing; the prompt's own $?
+// then tells.
+func pwshCommand(command string) string {
 	if !strings.HasSuffix(command, "\n") {
 		command += "\n"
 	}
-	return "__agentty_begin " + strconv.Itoa(id) + "\n" + command + "$global:__agentty_rec = @($?, $global:LASTEXITCODE)\n"
+	return command + "$global:__agentty_rec = @($?, $global:LASTEXITCODE)\n"
+}
+
+// pwshLine is what is typed to run command id from file f. The C mark is
+// printed on the typed line, not in the file: PowerShell parses a whole
+// script before it runs any of it, and a command that does not parse
+// then still has its C mark, so the parser's message is its output.
+func pwshLine(id int, f string) string {
+	return "__agentty_begin " + strconv.Itoa(id) + "; . " + pwshQuote(f)
 }
 
 // cmd.exe has no prompt hook that could print a status, so each command

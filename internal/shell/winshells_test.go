@@ -93,15 +93,15 @@ func TestFindMarks_WindowsShells(t *testing.T) {
 
 func TestPwshCommand_Text(t *testing.T) {
 	for _, c := range []struct{ cmd, want string }{
-		{"Get-ChildItem", "__agentty_begin 7\nGet-ChildItem\n$global:__agentty_rec = @($?, $global:LASTEXITCODE)\n"},
-		{"a\nb\n", "__agentty_begin 7\na\nb\n$global:__agentty_rec = @($?, $global:LASTEXITCODE)\n"},
+		{"Get-ChildItem", "Get-ChildItem\n$global:__agentty_rec = @($?, $global:LASTEXITCODE)\n"},
+		{"a\nb\n", "a\nb\n$global:__agentty_rec = @($?, $global:LASTEXITCODE)\n"},
 	} {
-		if got := pwshCommand(7, c.cmd); got != c.want {
+		if got := pwshCommand(c.cmd); got != c.want {
 			t.Errorf("pwshCommand(%q) = %q, want %q", c.cmd, got, c.want)
 		}
 	}
-	if got := pwshQuote(`C:\it's\x.ps1`); got != `'C:\it''s\x.ps1'` {
-		t.Errorf("pwshQuote = %s", got)
+	if got, want := pwshLine(7, `C:\it's\x.ps1`), `__agentty_begin 7; . 'C:\it''s\x.ps1'`; got != want {
+		t.Errorf("pwshLine = %s, want %s", got, want)
 	}
 }
 

@@ -58,14 +58,16 @@ func spawn(spec Spec, io spawnIO, job windows.Handle, watch func(proc windows.Ha
 	inherit := false
 	if io.console != 0 {
 		// The attribute's value is the HPCON itself. Standard handles
-		// are set, invalid, so the child does not take agentty's own
-		// (redirected) ones instead of the pseudo console's.
+		// are given, and NULL: without them a console child gets copies
+		// of agentty's own (redirected) ones instead of the pseudo
+		// console's, and NULL ones are replaced by the console's
+		// (microsoft/terminal#4585, #11276; node-pty does the same).
 		hpc := io.console
 		if err := attrs.Update(windows.PROC_THREAD_ATTRIBUTE_PSEUDOCONSOLE,
 			*(*unsafe.Pointer)(unsafe.Pointer(&hpc)), unsafe.Sizeof(hpc)); err != nil {
 			return 0, 0, fmt.Errorf("start %s: pseudo console attribute: %w", spec.Path, err)
 		}
-		si.StdInput, si.StdOutput, si.StdErr = windows.InvalidHandle, windows.InvalidHandle, windows.InvalidHandle
+		si.StdInput, si.StdOutput, si.StdErr = 0, 0, 0
 	} else {
 		// Inherit exactly the three pipe ends: without the list, every
 		// inheritable handle of agentty (other sessions' pipes being

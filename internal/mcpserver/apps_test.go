@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -187,3 +188,67 @@ func TestApp_HTML(t *testing.T) {
 }
 
 func appFilesOrVendor(name string) ([]byte, error) { return os.ReadFile("app/vendor/xterm/" + name) }
+
+// TestAppInput_Lease: a person typing in the app takes the keyboard as
+// attach and the web view do, so the agent's send_input is refused naming
+// them; handing it back lets the agent type again. A secret goes only to
+// a no-echo prompt and comes back in no result.
+func TestAppInput_Lease(t *testing.T) {
+	mgr := session.NewManager(session.Config{})
+	c := connect(t, mgr, New(mgr, withEngine(mgr, &Options{Hosts: noHosts{}})), "apps", appsClient, nil, nil)
+	r := c.start(map[string]any{"argv": []string{"bash", "-c", `read -s -p "Secret: " s; echo; echo "got ${#s} chars"; read -p "line: " l; echo "line=$l"`}})
+	t.Run("secret at a no-echo prompt", func(t *testing.T) {
+		var v AppView
+		deadline := time.Now().Add(20 * time.Second)
+		for v.State != "awaiting_password" {
+			if time.Now().After(deadline) {
+				t.Fatalf("the app's view never showed the password prompt: %+v", v)
+			}
+			args := map[string]any{"session_id": r.SessionID, "offset": v.Next, "state": v.State, "wait_ms": 5000}
+			v = AppView{}
+			c.on(t).call("app_view", args, &v)
+		}
+		const secret = "hunter2-app-secret"
+		var in AppInputResult
+		res := c.on(t).call("app_input", map[string]any{"session_id": r.SessionID, "secret": secret}, &in)
+		if in.Holder != appHolder || in.Bytes != len(secret)+1 {
+			t.Errorf("app_input: %+v, want holder %q and %d bytes", in, appHolder, len(secret)+1)
+		}
+		out := c.on(t).call("read_output", map[string]any{"session_id": r.SessionID, "until": "line: ", "return_on": []string{"match"}}, nil)
+		b, _ := json.Marshal([]any{res, out})
+		if !strings.Contains(string(b), "got 18 chars") {
+			t.Errorf("the program did not get the secret: %s", b)
+		}
+		if strings.Contains(string(b), secret) {
+			t.Errorf("a result carries the secret: %s", b)
+		}
+	})
+	t.Run("secret refused where it would echo", func(t *testing.T) {
+		msg := c.on(t).toolError("app_input", map[string]any{"session_id": r.SessionID, "secret": "x"})
+		if !strings.Contains(msg, "not at a no-echo prompt") {
+			t.Errorf("got %q", msg)
+		}
+	})
+	t.Run("the agent is refused while the person types", func(t *testing.T) {
+		c.on(t).call("app_input", map[string]any{"session_id": r.SessionID, "data": "from the person"}, nil)
+		msg := c.on(t).toolError("send_input", map[string]any{"session_id": r.SessionID, "text": "from the agent", "enter": true})
+		want := "a person is typing in session " + r.SessionID + " via chat; read_output still works"
+		if !strings.Contains(msg, want) {
+			t.Errorf("send_input while the person types: %q, want %q", msg, want)
+		}
+	})
+	t.Run("the agent types once the keyboard is handed back", func(t *testing.T) {
+		var in AppInputResult
+		c.on(t).call("app_input", map[string]any{"session_id": r.SessionID, "release": true}, &in)
+		if in.Holder != "" {
+			t.Errorf("holder %q after release", in.Holder)
+		}
+		var sr struct {
+			Output string `json:"output"`
+		}
+		c.on(t).call("send_input", map[string]any{"session_id": r.SessionID, "text": " and the agent", "enter": true, "return_on": []string{"exit"}}, &sr)
+		if !strings.Contains(sr.Output, "line=from the person and the agent") {
+			t.Errorf("send_input after release: %q", sr.Output)
+		}
+	})
+}

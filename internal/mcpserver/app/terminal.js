@@ -90,12 +90,14 @@
 
   term.onData((d) => { if (!view.ended) input({ data: d }); });
   $("release").addEventListener("click", () => input({ release: true }));
-  $("secret").addEventListener("submit", (e) => {
-    e.preventDefault();
+  // A button and Enter, not a form: a host's sandbox may forbid forms.
+  function sendSecret() {
     const f = $("secret-field"), s = f.value;
     f.value = "";
     if (s) input({ secret: s });
-  });
+  }
+  $("secret-send").addEventListener("click", sendSecret);
+  $("secret-field").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); sendSecret(); } });
 
   // The session comes from the call's result (start_process, open_shell,
   // run_command) or its arguments (read_screen).

@@ -122,19 +122,29 @@ func appsGate(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// listForApps returns the tools a client sees: for one that declared the
-// extension, the tools of appShown name the app; for another, the app's
-// own tools are left out. The server's Tools are never written to.
+// listForApps returns the tools a client sees. For one that declared the
+// extension, the tools of appShown name the app, and every tool but the
+// app's own is for the model only: the app may call app_view and
+// app_input and nothing else (hosts refuse an app's call to a tool whose
+// visibility lacks "app", which it has by default). For another client,
+// the app's own tools are left out. The server's Tools are never written
+// to.
 func listForApps(r *mcp.ListToolsResult, apps bool) *mcp.ListToolsResult {
 	out := *r
 	out.Tools = make([]*mcp.Tool, 0, len(r.Tools))
 	for _, tool := range r.Tools {
 		switch {
-		case appOnly[tool.Name] && !apps:
-			continue
-		case appShown[tool.Name] && apps:
+		case appOnly[tool.Name]:
+			if !apps {
+				continue
+			}
+		case apps:
+			ui := map[string]any{"visibility": []string{"model"}}
+			if appShown[tool.Name] {
+				ui["resourceUri"] = AppURI
+			}
 			c := *tool
-			c.Meta = mcp.Meta{"ui": map[string]any{"resourceUri": AppURI}}
+			c.Meta = mcp.Meta{"ui": ui}
 			tool = &c
 		}
 		out.Tools = append(out.Tools, tool)

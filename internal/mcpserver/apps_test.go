@@ -83,7 +83,7 @@ func TestApps_Declared(t *testing.T) {
 			switch {
 			case appShown[tool.Name]:
 				shown++
-				if string(b) != `{"ui":{"resourceUri":"ui://agentty/terminal"}}` {
+				if string(b) != `{"ui":{"resourceUri":"ui://agentty/terminal","visibility":["model"]}}` {
 					t.Errorf("%s: _meta %s, want the app's resourceUri", tool.Name, b)
 				}
 			case appOnly[tool.Name]:
@@ -91,8 +91,8 @@ func TestApps_Declared(t *testing.T) {
 				if string(b) != `{"ui":{"visibility":["app"]}}` {
 					t.Errorf("%s: _meta %s, want visibility [app]", tool.Name, b)
 				}
-			case tool.Meta != nil:
-				t.Errorf("%s: _meta %s, want none", tool.Name, b)
+			case string(b) != `{"ui":{"visibility":["model"]}}`:
+				t.Errorf("%s: _meta %s, want visibility [model]: the app may not call it", tool.Name, b)
 			}
 		}
 		if shown != len(appShown) || only != len(appOnly) {

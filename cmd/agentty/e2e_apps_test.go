@@ -176,6 +176,21 @@ func (h *appHost) frameEval(expr string, out any) error {
 	return chromedp.Run(h.frame, chromedp.Evaluate(expr, out))
 }
 
+// focus gives the keyboard to the element sel of the app's frame, as a
+// person's click does, and waits until it has it: keys typed before would
+// go elsewhere.
+func (h *appHost) focus(t *testing.T, sel string) {
+	t.Helper()
+	if err := chromedp.Run(h.tab, chromedp.Click("iframe", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	q := `document.querySelector(` + browsertest.Quote(sel) + `)`
+	if err := h.frameEval(q+`.focus()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFrame(t, `document.hasFocus() && document.activeElement === `+q, `'focus is on ' + document.activeElement.outerHTML.slice(0, 120) + ', document focused: ' + document.hasFocus()`)
+}
+
 // appRows is the text of the app's terminal, one line per row.
 const appRows = `[...document.querySelectorAll('#term .xterm-rows > div')].map(d => d.textContent).join('\n')`
 
@@ -193,8 +208,10 @@ func (h *appHost) waitFrame(t *testing.T, expr, show string) {
 		}
 		if time.Now().After(deadline) {
 			var shown string
-			_ = h.frameEval(show, &shown)
-			t.Fatalf("the app never satisfied %s (last error %v); it shows:\n%s", expr, err, shown)
+			serr := h.frameEval(show, &shown)
+			var host string
+			_ = chromedp.Run(h.tab, chromedp.Evaluate(`document.body.innerText`, &host))
+			t.Fatalf("the app never satisfied %s (last error %v); it shows (%v):\n%s\nthe host page shows:\n%s", expr, err, serr, shown, host)
 		}
 		<-poll.C
 	}
@@ -230,7 +247,8 @@ func TestApps_ChatHostDrivesTerminal(t *testing.T) {
 		var st readResult
 		h.show(t, uri, "start_process", map[string]any{"argv": []string{"python3", "-q"}, "until": ">>> "}, &st)
 		h.waitFrame(t, appRows+`.includes('>>>')`, appRows)
-		if err := chromedp.Run(h.tab, chromedp.Click("iframe", chromedp.ByQuery), browsertest.Type("print(6*7)\r")); err != nil {
+		h.focus(t, ".xterm-helper-textarea")
+		if err := chromedp.Run(h.tab, browsertest.Type("print(6*7)\r")); err != nil {
 			t.Fatal(err)
 		}
 		h.waitFrame(t, `/^42\s*$/m.test(`+appRows+`)`, appRows)
@@ -273,12 +291,7 @@ func TestApps_ChatHostDrivesTerminal(t *testing.T) {
 		h.show(t, uri, "start_process", map[string]any{"argv": []string{"bash", "-c", `read -s -p "Passphrase: " s; echo; echo "got ${#s} chars"; sleep 60`}, "until": "Passphrase: "}, &st)
 		h.waitFrame(t, `!document.getElementById('secret').hidden && document.activeElement === document.getElementById('secret-field')`, `document.body.innerText`)
 		browsertest.Screenshot(t, h.tab, "apps-secret-field.png")
-		if err := chromedp.Run(h.tab, chromedp.Click("iframe", chromedp.ByQuery)); err != nil {
-			t.Fatal(err)
-		}
-		if err := h.frameEval(`document.getElementById('secret-field').focus()`, nil); err != nil {
-			t.Fatal(err)
-		}
+		h.focus(t, "#secret-field")
 		if err := chromedp.Run(h.tab, browsertest.Type(secret+"\r")); err != nil {
 			t.Fatal(err)
 		}

@@ -37,6 +37,7 @@ type appHost struct {
 
 	mu      sync.Mutex
 	results []string // every tool result, as JSON; guarded by mu
+	closed  bool     // no relay starts once set; guarded by mu
 	relays  sync.WaitGroup
 
 	// frame is the app's frame, attached as its own target: Chromium runs
@@ -62,12 +63,25 @@ func newAppHost(t *testing.T) *appHost {
 	relayCtx, cancel := context.WithCancel(context.Background())
 	// Runs first (cleanups are last in, first out): ends the app's waiting
 	// calls before the server and the browser go.
-	t.Cleanup(func() { cancel(); h.relays.Wait() })
+	t.Cleanup(func() {
+		h.mu.Lock()
+		h.closed = true
+		h.mu.Unlock()
+		cancel()
+		h.relays.Wait()
+	})
 	chromedp.ListenTarget(tab, func(ev any) {
-		if b, ok := ev.(*runtime.EventBindingCalled); ok && b.Name == "agenttyCall" {
-			h.relays.Add(1)
-			go func() { defer h.relays.Done(); h.relay(relayCtx, b.Payload) }()
+		b, ok := ev.(*runtime.EventBindingCalled)
+		if !ok || b.Name != "agenttyCall" {
+			return
 		}
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if h.closed {
+			return
+		}
+		h.relays.Add(1)
+		go func() { defer h.relays.Done(); h.relay(relayCtx, b.Payload) }()
 	})
 	if err := chromedp.Run(tab, runtime.AddBinding("agenttyCall"), chromedp.Navigate(site.URL+"/host.html")); err != nil {
 		t.Fatal(err)

@@ -296,7 +296,18 @@ func TestApps_ChatHostDrivesTerminal(t *testing.T) {
 		h.show(t, uri, "start_process", map[string]any{"argv": []string{"vim", "-u", "NONE", "-N", file}, "rows": 24, "cols": 80, "until": "notes.txt"}, &st)
 		h.waitFrame(t, appRows+`.includes('hello from the app test') && `+appRows+`.split('\n').filter(l => /^~\s*$/.test(l)).length >= 15`, appRows)
 		browsertest.Screenshot(t, h.tab, "apps-vim.png")
-		h.call(t, "terminate_process", map[string]any{"session_id": st.SessionID, "force": true}, nil)
+		// xterm.js answers vim's terminal queries itself; those answers are
+		// not the person typing and must not take the keyboard.
+		var info struct {
+			Holder string `json:"holder"`
+		}
+		h.call(t, "get_session_info", map[string]any{"session_id": st.SessionID}, &info)
+		if info.Holder != "" {
+			t.Errorf("the app took the keyboard (holder %q) while nobody typed", info.Holder)
+		}
+		if res := h.call(t, "send_input", map[string]any{"session_id": st.SessionID, "text": ":q!", "enter": true, "return_on": []string{"exit"}}, nil); res.IsError {
+			t.Errorf("the agent may not type into vim nobody typed into: %s", allText(res))
+		}
 	})
 
 	t.Run("secret", func(t *testing.T) {

@@ -40,6 +40,7 @@
     } else if (!secret) {
       $("secret").hidden = true;
     }
+    term.options.convertEol = v.mode === "pipe"; // pipes write bare \n
     if (v.rows && v.cols && (term.rows !== v.rows || term.cols !== v.cols)) term.resize(v.cols, v.rows);
   }
 
@@ -88,7 +89,15 @@
     });
   }
 
-  term.onData((d) => { if (!view.ended) input({ data: d }); });
+  // Only what the person types or pastes is input. xterm.js also answers
+  // the program's terminal queries through onData (vim asks at start);
+  // agentty's own emulator answers those, and sending them would take the
+  // keyboard from the agent while nobody types.
+  let keyed = false;
+  const mark = () => { keyed = true; queueMicrotask(() => { keyed = false; }); };
+  term.attachCustomKeyEventHandler(() => { mark(); return true; });
+  for (const ev of ["paste", "input", "compositionend"]) term.textarea.addEventListener(ev, mark, true);
+  term.onData((d) => { if (keyed && !view.ended) input({ data: d }); });
   $("release").addEventListener("click", () => input({ release: true }));
   // A button and Enter, not a form: a host's sandbox may forbid forms.
   function sendSecret() {

@@ -252,3 +252,65 @@ func TestAppInput_Lease(t *testing.T) {
 		}
 	})
 }
+
+// TestAppView_Wait: a waiting view returns at new output, at a change of
+// the keyboard's holder, or at its deadline with nothing new.
+func TestAppView_Wait(t *testing.T) {
+	mgr := session.NewManager(session.Config{})
+	c := connect(t, mgr, New(mgr, withEngine(mgr, &Options{Hosts: noHosts{}})), "apps", appsClient, nil, nil)
+	r := c.start(map[string]any{"argv": []string{"cat"}})
+	view := func(t *testing.T, args map[string]any) (AppView, time.Duration) {
+		var v AppView
+		start := time.Now()
+		c.on(t).call("app_view", args, &v)
+		return v, time.Since(start)
+	}
+	// settled is the view once cat waits for input with all it wrote read.
+	settled := func(t *testing.T) AppView {
+		v := AppView{Next: -1}
+		deadline := time.Now().Add(20 * time.Second)
+		for v.State != "awaiting_input" || v.Data != "" {
+			if time.Now().After(deadline) {
+				t.Fatalf("cat never settled: %+v", v)
+			}
+			args := map[string]any{"session_id": r.SessionID, "offset": v.Next, "state": v.State, "wait_ms": 2000}
+			v = AppView{}
+			c.on(t).call("app_view", args, &v)
+		}
+		return v
+	}
+	first := settled(t)
+	t.Run("new output", func(t *testing.T) {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			c.on(t).call("send_input", map[string]any{"session_id": r.SessionID, "text": "ping", "enter": true, "timeout_ms": 0}, nil)
+		}()
+		v, took := view(t, map[string]any{"session_id": r.SessionID, "offset": first.Next, "state": first.State, "wait_ms": 15000})
+		<-done
+		b, _ := base64.StdEncoding.DecodeString(v.Data)
+		if !strings.Contains(string(b), "ping") || took > 10*time.Second {
+			t.Errorf("after %v the view has %q, want ping's echo", took, b)
+		}
+		first = settled(t)
+	})
+	t.Run("holder changes", func(t *testing.T) {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			c.on(t).call("app_input", map[string]any{"session_id": r.SessionID}, nil)
+		}()
+		v, took := view(t, map[string]any{"session_id": r.SessionID, "offset": first.End, "state": first.State, "wait_ms": 15000})
+		<-done
+		if v.Holder != appHolder || took > 10*time.Second {
+			t.Errorf("after %v the view's holder is %q, want %q", took, v.Holder, appHolder)
+		}
+		c.on(t).call("app_input", map[string]any{"session_id": r.SessionID, "release": true}, nil)
+	})
+	t.Run("deadline", func(t *testing.T) {
+		v, took := view(t, map[string]any{"session_id": r.SessionID, "offset": first.End, "state": first.State, "wait_ms": 300})
+		if took < 300*time.Millisecond || v.Data != "" || v.Next != first.End {
+			t.Errorf("after %v the view is %+v, want nothing new after 300 ms", took, v)
+		}
+	})
+}

@@ -171,7 +171,7 @@ func TestApp_HTML(t *testing.T) {
 	if regexp.MustCompile(`(?i)<(link|img|iframe)\b|\bsrc=`).MatchString(html) {
 		t.Error("the app loads something by URL")
 	}
-	for _, f := range []string{"xterm.js", "xterm.css", "addon-fit.js"} {
+	for _, f := range []string{"xterm.js", "xterm.css"} {
 		web, err := os.ReadFile("../web/assets/vendor/xterm/" + f)
 		if err != nil {
 			t.Fatal(err)

@@ -163,3 +163,40 @@ func mustAbs(t *testing.T, p string) string {
 	}
 	return a
 }
+
+// TestDocs_InstallLinesAgree checks that every one-line install in
+// README's "## Install" runs what its mcp.json entry runs, the command
+// TestDist_NPM installs and drives: the CLI lines end in "-- COMMAND
+// ARGS", VS Code's carries the same command and args as JSON.
+func TestDocs_InstallLinesAgree(t *testing.T) {
+	_, command, args := readmeInstall(t)
+	want := strings.Join(append([]string{command}, args...), " ")
+	section := readmeSection(t, "## Install")
+	for _, c := range []struct{ client, prefix string }{
+		{"Claude Code", "claude mcp add agentty -- "},
+		{"Codex", "codex mcp add agentty -- "},
+	} {
+		t.Run(c.client, func(t *testing.T) {
+			if !strings.Contains(section, "| "+c.client+" | `"+c.prefix+want+"` |") {
+				t.Errorf("README Install has no row %q running %q", c.client, c.prefix+want)
+			}
+		})
+	}
+	t.Run("VS Code", func(t *testing.T) {
+		_, line, ok := strings.Cut(section, "| VS Code | `code --add-mcp '")
+		if !ok {
+			t.Fatal("README Install has no VS Code row with code --add-mcp")
+		}
+		line, _, _ = strings.Cut(line, "'")
+		var e struct {
+			Name, Command string
+			Args          []string
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("VS Code's JSON %q: %v", line, err)
+		}
+		if got := strings.Join(append([]string{e.Command}, e.Args...), " "); e.Name != "agentty" || got != want {
+			t.Errorf("VS Code runs %q as %q, want %q as agentty", got, e.Name, want)
+		}
+	})
+}

@@ -168,6 +168,25 @@ func TestDist_Artifacts(t *testing.T) {
 		}
 	})
 
+	// The check docs/release.md tells a user to run, run as written.
+	t.Run("release.md check", func(t *testing.T) {
+		b, err := os.ReadFile("../../docs/release.md")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, line, ok := strings.Cut(string(b), "\nsha256sum ")
+		if !ok {
+			t.Fatal("docs/release.md shows no sha256sum line")
+		}
+		line, _, _ = strings.Cut("sha256sum "+line, "\n")
+		cmd := exec.Command("bash", "-c", line)
+		cmd.Dir = dist
+		out, err := cmd.CombinedOutput()
+		if n := strings.Count(string(out), ": OK\n"); err != nil || n != len(sums) {
+			t.Errorf("%s: %v, %d files OK of %d:\n%s", line, err, n, len(sums), out)
+		}
+	})
+
 	t.Run("archive", func(t *testing.T) {
 		dir := t.TempDir()
 		names := untarGz(t, filepath.Join(dist, hostArtifact(s.Version, ".tar.gz")), dir)

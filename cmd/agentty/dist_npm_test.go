@@ -102,6 +102,22 @@ func TestDist_NPM(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(project, "node_modules", "agentty", "node_modules")); err == nil {
 			t.Error("agentty has dependencies of its own; it has only the platform packages")
 		}
+		var mainPkg, platform struct {
+			MCPName, License     string
+			Scripts              map[string]string
+			OS, CPU, Libc        []string
+			OptionalDependencies map[string]string
+		}
+		readJSON(t, filepath.Join(project, "node_modules", "agentty", "package.json"), &mainPkg)
+		readJSON(t, filepath.Join(project, "node_modules", "@agentty", "linux-"+plat, "package.json"), &platform)
+		if mainPkg.MCPName != "io.github.agentty/agentty" || mainPkg.License != "MIT" || len(mainPkg.Scripts) != 0 ||
+			mainPkg.OptionalDependencies["@agentty/linux-"+plat] != s.Version {
+			t.Errorf("agentty's package.json: %+v; want mcpName, MIT, no install scripts, the platform packages at %s", mainPkg, s.Version)
+		}
+		if platform.License != "MIT" || strings.Join(platform.OS, ",") != "linux" || strings.Join(platform.CPU, ",") != plat ||
+			strings.Join(platform.Libc, ",") != "glibc,musl" || len(platform.Scripts) != 0 {
+			t.Errorf("@agentty/linux-%s's package.json: %+v; want MIT, os linux, cpu %s, libc glibc and musl (static), no scripts", plat, platform, plat)
+		}
 	})
 	t.Run("npx version", func(t *testing.T) {
 		out := run(t, "npx", "agentty", "version")
@@ -153,6 +169,17 @@ func TestDist_NPM(t *testing.T) {
 			t.Errorf("send_input 6 * 7: %+v, want 42 and the prompt", got.Reply)
 		}
 	})
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(b, v)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
 }
 
 func mustAbs(t *testing.T, p string) string {

@@ -8,8 +8,8 @@
 //	    checksums.txt over -out's artifacts, then server.json with the
 //	    bundles' SHA-256
 //
-// A TARGET is GOOS/GOARCH. Output is reproducible: entries are sorted and
-// carry the commit's time, not the build's.
+// A TARGET is GOOS/GOARCH. Archive entries come in a fixed order with the
+// commit's time, not the build's, so the same binaries give the same bytes.
 package main
 
 import (

@@ -179,3 +179,17 @@ func TestPortable_DaemonReattach(t *testing.T) {
 		t.Errorf("daemon status %+v, want pid %d with 1 session", st, daemonPID)
 	}
 }
+
+// TestPortable_BadValueRefused: a misspelt strategy stops serve at start
+// instead of running Linux's own strategies under a portable name.
+func TestPortable_BadValueRefused(t *testing.T) {
+	t.Parallel()
+	cmd := selfCommand(t, "serve", "-standalone", "-no-store")
+	cmd.Env = append(cmd.Environ(), platform.Env+"=verdict,treee")
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); err == nil || code == 0 || !strings.Contains(errb.String(), `unknown strategy "treee"`) {
+		t.Fatalf("serve with %s=verdict,treee: exit %d (%v), stderr %q; want a failure naming the strategy", platform.Env, code, err, errb.String())
+	}
+}

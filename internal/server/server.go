@@ -26,6 +26,7 @@ import (
 	"github.com/agentty/agentty/internal/mcpserver"
 	"github.com/agentty/agentty/internal/nodebackend"
 	"github.com/agentty/agentty/internal/peers"
+	"github.com/agentty/agentty/internal/platform"
 	"github.com/agentty/agentty/internal/policy"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/runner"
@@ -101,6 +102,11 @@ func New(cfg Config) (*Server, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if err := mcpserver.CheckTools(cfg.Tools); err != nil {
+		return nil, err
+	}
+	// A misspelt AGENTTY_PORTABLE would otherwise run Linux's own
+	// strategies while the caller believes it tests macOS's.
+	if err := platform.Check(); err != nil {
 		return nil, err
 	}
 	aud, pol, err := openGate(&cfg)

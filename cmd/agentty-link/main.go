@@ -24,9 +24,10 @@ func run(args []string, in io.Reader, out io.WriteCloser, stderr io.Writer) int 
 	fs.SetOutput(stderr)
 	version := fs.String("version", "", "version of the agentty that starts the link (names the copy in the target)")
 	binary := fs.String("binary", "", "static agentty to copy into the target when it has none of this build")
+	statusHandle := fs.Uint64("status-handle", 0, "Windows: the inherited handle of the status pipe (agentty serve sets it; elsewhere fd 3)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agentty-link -version V -binary PATH docker://CONTAINER | k8s://NAMESPACE/POD[/CONTAINER]")
-		fmt.Fprintln(stderr, "agentty serve starts it for docker:// and k8s:// hosts, with status records on fd 3 (docs/nodes.md).")
+		fmt.Fprintln(stderr, "agentty serve starts it for docker:// and k8s:// hosts, with status records on fd 3 (on Windows the handle -status-handle names; docs/nodes.md).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -36,7 +37,7 @@ func run(args []string, in io.Reader, out io.WriteCloser, stderr io.Writer) int 
 		fs.Usage()
 		return 2
 	}
-	status, err := statusPipe()
+	status, err := statusPipe(*statusHandle)
 	if err != nil {
 		fmt.Fprintln(stderr, "agentty-link:", err)
 		return 2

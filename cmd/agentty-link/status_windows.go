@@ -4,13 +4,21 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
+
+	"golang.org/x/sys/windows"
 )
 
-// statusPipe refuses: Windows passes no fd 3, and agentty serve does not
-// hand the link its status pipe there yet, so docker:// and k8s:// hosts
-// are not available on Windows.
-func statusPipe() (*os.File, error) {
-	return nil, fmt.Errorf("docker:// and k8s:// hosts are not available on Windows yet: agentty-link cannot receive its status pipe there: %w", errors.ErrUnsupported)
+// statusPipe is the inherited pipe handle agentty serve names with
+// -status-handle (Windows passes no fd 3); anything else is not one to
+// write records into.
+func statusPipe(handle uint64) (*os.File, error) {
+	h := windows.Handle(handle)
+	if handle == 0 {
+		return nil, errors.New("no -status-handle: agentty serve starts this program with its status pipe's handle; it is not meant to be run by hand")
+	}
+	if t, err := windows.GetFileType(h); err != nil || t != windows.FILE_TYPE_PIPE {
+		return nil, errors.New("-status-handle is not an open pipe: agentty serve starts this program with its status pipe's handle; it is not meant to be run by hand")
+	}
+	return os.NewFile(uintptr(h), "status"), nil
 }

@@ -12,6 +12,17 @@ import (
 	"github.com/agentty/agentty/internal/bench"
 )
 
+// verdictRuns is -verdicts' default -n: each of its eight cases runs that
+// often per verdict, the prompts one at a time.
+const verdictRuns = 20
+
+// flagSet reports whether the command line gave flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // runBench runs "agentty bench": it drives a real "agentty serve" over stdio
 // exactly as an MCP client does and prints round-trip latency, ingest
 // throughput, server memory and cold-start time.
@@ -25,6 +36,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Sessions, "sessions", 100, "idle sessions started for the memory measurement")
 	fs.IntVar(&cfg.Scale, "scale", 0, "measure only this many sessions at once instead (half PTY python3 REPLs, half pipe cat), e.g. 1000")
 	fs.BoolVar(&cfg.Deaf, "deaf", false, "measure only a client that reads no reply (issue 36), standalone and through a daemon of its own")
+	fs.BoolVar(&cfg.Verdicts, "verdicts", false, "measure only the awaiting-input verdicts, exact and inferred: right, false awaiting, prompt→verdict latency; -n runs per case (default 20)")
 	fs.StringVar(&cfg.Exe, "exe", "", "measure this agentty binary's serve instead of this one's (e.g. an older build)")
 	fs.BoolVar(&asJSON, "json", false, "also print the results as JSON")
 	if err := fs.Parse(args); err != nil {
@@ -40,6 +52,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Size = size
+	if cfg.Verdicts && !flagSet(fs, "n") {
+		cfg.N = verdictRuns
+	}
 	if _, err := exec.LookPath("python3"); err != nil {
 		fmt.Fprintln(stderr, "agentty bench: python3 is needed for the REPL round trips:", err)
 		return 1

@@ -87,8 +87,8 @@ func TestServe_HelpVersion(t *testing.T) {
 		t.Errorf("--help: exit %d, stdout %q; want 0 and the usage with serve", code, out)
 	}
 	out, _, code = runSelf("version")
-	if code != 0 || out != "agentty "+version+"\n" {
-		t.Errorf("version: exit %d, stdout %q; want 0 and %q", code, out, "agentty "+version+"\n")
+	if code != 0 || out != versionLine()+"\n" {
+		t.Errorf("version: exit %d, stdout %q; want 0 and %q", code, out, versionLine()+"\n")
 	}
 	out, errOut, code := runSelf("frobnicate")
 	if code != 2 || out != "" || !strings.HasPrefix(errOut, `agentty: unknown command "frobnicate"`) {

@@ -143,19 +143,6 @@ func atoi(s string) int {
 	return n
 }
 
-func TestServe_BadPortableRefused(t *testing.T) {
-	t.Parallel()
-	cmd := selfCommand(t, "serve")
-	cmd.Env = append(cmd.Env, "AGENTTY_PORTABLE=tree,gaurd")
-	out, err := cmd.CombinedOutput()
-	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() == 0 {
-		t.Fatalf("serve with a mistyped AGENTTY_PORTABLE ran (%v):\n%s", err, out)
-	}
-	if want := `unknown strategy "gaurd"`; !strings.Contains(string(out), want) {
-		t.Errorf("serve's refusal does not say %s:\n%s", want, out)
-	}
-}
-
 // TestRunCommand_PortableLeftoversEnd: with trees tracked by ancestry
 // (no cgroup, no keeper) what a run leaves behind still ends with it, as
 // with a cgroup or a keeper. (A leftover that also cleared its environment

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -217,4 +219,20 @@ func TestWeb_BrowserDrivesPythonREPL(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("send_input after the page handed the keyboard back: %s", textOf(res))
 	}
+
+	// Killed, the session says by which signal, in the list and the view.
+	req, _ := http.NewRequest(http.MethodPost, base+"/v1/sessions/"+st.SessionID+"/kill", nil)
+	resp, err := probe.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("kill: HTTP %d", resp.StatusCode)
+	}
+	killed := browsertest.Quote(fmt.Sprintf("killed by SIGTERM (signal %d)", int(syscall.SIGTERM)))
+	browsertest.WaitJS(t, ctx, 20*time.Second, `document.querySelector('#view-note').textContent === `+killed+` &&
+		document.querySelector('#view-state').textContent === `+killed+` &&
+		document.querySelector(`+browsertest.Quote(row+` td.state`)+`).textContent === `+killed,
+		`document.querySelector('#view-note').textContent + ' | ' + document.querySelector('#view-state').textContent + ' | ' + document.querySelector(`+browsertest.Quote(row+` td.state`)+`).textContent`)
 }

@@ -11,9 +11,6 @@ import (
 	core "github.com/agentty/agentty/internal/server"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
-
 const usage = `agentty - terminals for AI agents, over MCP
 
 Usage:
@@ -34,7 +31,7 @@ Usage:
   agentty node            serve a local agentty on stdin/stdout from inside a container (docs/nodes.md)
   agentty askpass [prompt]
                           ask the person for sudo's password (sessions' SUDO_ASKPASS)
-  agentty version         print the version
+  agentty version         print the version, commit, build date and platform
   agentty help            this text
 
 Install (from a clone; into $(go env GOPATH)/bin, which must be on PATH):
@@ -78,7 +75,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "bench":
 		return runBench(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "agentty", version)
+		fmt.Fprintln(stdout, versionLine())
 		return 0
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)

@@ -81,15 +81,17 @@ func serveViaDaemon(e *engineFlags, df *daemonClientFlags, args []string, logger
 		return 1, ""
 	}
 	cwd, _ := os.Getwd()
-	dargs := append([]string{"daemon", "-socket", socket, "-ready-fd", fmt.Sprint(daemon.ReadyFD)},
-		forwardArgs(e.fs, args, serveOnly(e.fs))...)
+	fwd := forwardArgs(e.fs, args, serveOnly(e.fs))
+	dargs := func(readyFD uintptr) []string {
+		return append([]string{"daemon", "-socket", socket, "-ready-fd", fmt.Sprint(readyFD)}, fwd...)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	cctx, cancel := context.WithTimeout(ctx, connectWithin)
 	conn, err := daemon.Connect(cctx, daemon.ConnectOptions{Socket: socket, Version: version, Settings: e.settings(),
 		Spawn: func(ctx context.Context) error {
 			logger.Info("starting the agentty daemon", "socket", socket)
-			return daemon.Spawn(ctx, exe, dargs, cwd)
+			return daemon.Spawn(ctx, daemon.SpawnOptions{Exe: exe, Args: dargs, Dir: cwd, Warn: func(msg string) { logger.Warn(msg) }})
 		},
 		Warn: func(msg string) { logger.Warn(msg) }})
 	cancel()

@@ -101,7 +101,7 @@ func startup(fs *flag.FlagSet, cfg *config.Config) *core.Startup {
 		}
 	}
 	return &core.Startup{ConfigPath: cfg.Path, Sources: set,
-		IgnoredEnv: config.UnknownEnv(fs, os.Environ(), core.MarkerEnv, tokenEnv, core.PortableEnv)}
+		IgnoredEnv: config.UnknownEnv(fs, os.Environ(), core.MarkerEnv, core.PortableEnv, tokenEnv)}
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {

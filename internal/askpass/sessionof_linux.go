@@ -1,5 +1,3 @@
-//go:build linux
-
 package askpass
 
 import (
@@ -9,25 +7,18 @@ import (
 	"strings"
 )
 
-// supported: a peer's session can be told here (from /proc).
-const supported = true
-
-// sessionOf finds a marker of this server's sessions in pid's environment
-// or its ancestors' (sudo may run askpass with a trimmed environment).
-func (s *Server) sessionOf(pid int) string {
-	key := []byte(s.o.MarkerKey + "=")
-	for i := 0; i < 32 && pid > 1; i++ {
-		env, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		for _, kv := range bytes.Split(env, []byte{0}) {
-			if v, ok := bytes.CutPrefix(kv, key); ok && s.o.Session != nil {
-				if id, ok := s.o.Session(string(v)); ok {
-					return id
-				}
-			}
+// envValues are the values of key in pid's environment (/proc/PID/environ),
+// none when it cannot be read.
+func envValues(pid int, key string) []string {
+	env, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	prefix := []byte(key + "=")
+	var out []string
+	for _, kv := range bytes.Split(env, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, prefix); ok {
+			out = append(out, string(v))
 		}
-		pid = parentOf(pid)
 	}
-	return ""
+	return out
 }
 
 // parentOf reads pid's parent from /proc, 0 when unknown.

@@ -31,6 +31,9 @@ type Config struct {
 	ReturnWithin, RSSWithin time.Duration
 	// Deaf runs only issue 36's client that reads no reply (deaf.go).
 	Deaf bool
+	// Verdicts runs only the awaiting-input verdicts' accuracy and
+	// latency, N runs per case (verdict.go).
+	Verdicts bool
 	// Env is added to the measured server's environment.
 	Env []string
 	// Exe is the agentty binary whose "serve" is measured (default: this
@@ -62,6 +65,8 @@ type Results struct {
 	Scale *Scale `json:"scale,omitempty"`
 	// Deaf is set by a -deaf run, which measures nothing else.
 	Deaf *Deaf `json:"deaf,omitempty"`
+	// Verdicts is set by a -verdicts run, which measures nothing else.
+	Verdicts *Verdicts `json:"verdicts,omitempty"`
 }
 
 // Env records what the numbers were measured on; without it they
@@ -165,6 +170,9 @@ func Run(ctx context.Context, cfg Config) *Results {
 	if cfg.Deaf {
 		return runDeaf(ctx, rn, cfg)
 	}
+	if cfg.Verdicts {
+		return runVerdicts(ctx, rn, cfg)
+	}
 	res := &Results{
 		Command: fmt.Sprintf("agentty bench -n %d -size %s -sessions %d", cfg.N, cfg.SizeText, cfg.Sessions),
 		Env:     environment(cfg.Version, rn.exe),
@@ -242,6 +250,11 @@ func (r *Results) Print(w io.Writer) {
 	fmt.Fprintln(w)
 	if r.Scale != nil {
 		r.Scale.print(w)
+		r.printFailed(w)
+		return
+	}
+	if r.Verdicts != nil {
+		r.Verdicts.print(w)
 		r.printFailed(w)
 		return
 	}

@@ -84,3 +84,9 @@ func benchStatusKiB(pid int, keys ...string) ([]int64, error) {
 	}
 	return vals, nil
 }
+
+// openFDs counts a process's open descriptors.
+func openFDs(pid int) (int, error) {
+	ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	return len(ents), err
+}

@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package bench
 
@@ -21,3 +21,6 @@ func benchResident(int) (rss, anon int64, err error) { return 0, 0, errNoProcSta
 
 // ProcessCPU is errNoProcStat here.
 func ProcessCPU(int) (time.Duration, error) { return 0, errNoProcStat }
+
+// openFDs is errNoProcStat here.
+func openFDs(int) (int, error) { return 0, errNoProcStat }

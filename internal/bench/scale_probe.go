@@ -2,7 +2,6 @@ package bench
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -47,12 +46,6 @@ func serverStacks(sock string) (string, error) {
 	}
 	b, err := io.ReadAll(c)
 	return string(b), err
-}
-
-// openFDs counts a process's open descriptors.
-func openFDs(pid int) (int, error) {
-	ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
-	return len(ents), err
 }
 
 // loadAverage is the machine's 1-minute load average (0 when unknown).

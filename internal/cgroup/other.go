@@ -5,9 +5,18 @@ package cgroup
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"syscall"
 	"time"
 )
+
+// notLinux says why there is no cgroup here, for get_policy's notes.
+func notLinux() string {
+	if runtime.GOOS == "darwin" {
+		return "macOS has no cgroups"
+	}
+	return "not Linux"
+}
 
 // Parent is unavailable outside Linux.
 type Parent struct{}
@@ -16,18 +25,18 @@ type Parent struct{}
 type Group struct{}
 
 // Open reports that cgroups exist only on Linux.
-func Open(string) (*Parent, error) { return nil, fmt.Errorf("%w: not Linux", ErrUnavailable) }
+func Open(string) (*Parent, error) { return nil, fmt.Errorf("%w: %s", ErrUnavailable, notLinux()) }
 
 // OpenWith reports that cgroups exist only on Linux.
 func OpenWith(string, Options) (*Parent, error) {
-	return nil, fmt.Errorf("%w: not Linux", ErrUnavailable)
+	return nil, fmt.Errorf("%w: %s", ErrUnavailable, notLinux())
 }
 
 // Self reports that cgroups exist only on Linux.
-func Self() (string, error) { return "", fmt.Errorf("%w: not Linux", ErrUnavailable) }
+func Self() (string, error) { return "", fmt.Errorf("%w: %s", ErrUnavailable, notLinux()) }
 
 // Of reports that cgroups exist only on Linux.
-func Of(int) (string, error) { return "", fmt.Errorf("%w: not Linux", ErrUnavailable) }
+func Of(int) (string, error) { return "", fmt.Errorf("%w: %s", ErrUnavailable, notLinux()) }
 
 func (p *Parent) New(string, Limits) (*Group, error) { return nil, ErrUnavailable }
 func (p *Parent) Dir() string                        { return "" }

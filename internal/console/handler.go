@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentty/agentty/internal/cast"
 	"github.com/agentty/agentty/internal/console/api"
+	"github.com/agentty/agentty/internal/sigs"
 )
 
 // Session is a session on the wire.
@@ -18,7 +19,17 @@ type Session = api.Session
 func wire(e Entry) Session {
 	return Session{ID: e.ID, Name: e.Name, State: string(e.State), Command: e.Command, Host: e.Host, Mode: string(e.Mode),
 		Started: e.StartedAt, AgeS: int64(time.Since(e.StartedAt).Seconds()), Holder: e.Holder, ExitCode: e.ExitCode,
-		Signal: e.Signal, Live: e.Live, Rows: e.Rows, Cols: e.Cols, Lines: e.Lines}
+		Signal: e.Signal, SignalNumber: signalNumber(e.Signal), Live: e.Live, Rows: e.Rows, Cols: e.Cols, Lines: e.Lines}
+}
+
+// signalNumber is the number of the signal named name on this system, 0
+// for none or a name it does not know.
+func signalNumber(name string) int {
+	if name == "" {
+		return 0
+	}
+	n, _ := sigs.Parse(name)
+	return int(n)
 }
 
 // Options tune a Handler; zero fields take defaults.

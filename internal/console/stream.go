@@ -208,7 +208,7 @@ func (s *streamer) writeLoop(ctx context.Context, e Entry) (websocket.StatusCode
 		if ended {
 			ev := Event{Type: "exit"}
 			if x := s.t.Status(); x != nil {
-				ev.Signal = x.Signal
+				ev.Signal, ev.SignalNumber = x.Signal, signalNumber(x.Signal)
 				if x.Signal == "" && x.Lost == "" {
 					ev.ExitCode = &x.Code
 				}

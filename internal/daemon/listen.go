@@ -26,7 +26,7 @@ type Listener struct {
 	lock *os.File
 	path string
 	log  *slog.Logger
-	uid  int
+	self peers.Cred
 
 	closeOnce sync.Once
 	closeErr  error
@@ -36,11 +36,12 @@ type Listener struct {
 // socket file left by a dead daemon is replaced. It returns ErrRunning when
 // a live daemon holds the claim.
 func Listen(socket string, log *slog.Logger) (*Listener, error) {
-	if !supported {
-		return nil, ErrUnsupported
-	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	self, err := peers.Self()
+	if err != nil {
+		return nil, err
 	}
 	if err := prepareDir(socket); err != nil {
 		return nil, err
@@ -68,7 +69,7 @@ func Listen(socket string, log *slog.Logger) (*Listener, error) {
 	}
 	// Close removes the file while we still hold the claim; never on GC.
 	ln.SetUnlinkOnClose(false)
-	return &Listener{ln: ln, lock: lock, path: socket, log: log, uid: os.Getuid()}, nil
+	return &Listener{ln: ln, lock: lock, path: socket, log: log, self: self}, nil
 }
 
 // Claim is Listen that, while another daemon holds the claim, waits until
@@ -98,8 +99,8 @@ func Claim(ctx context.Context, socket string, log *slog.Logger, within time.Dur
 	}
 }
 
-// Accept returns the next connection from this uid. A connection from
-// another uid, or one whose peer cannot be told, is closed at once and
+// Accept returns the next connection from this user. A connection from
+// another user, or one whose peer cannot be told, is closed at once and
 // logged.
 func (l *Listener) Accept() (net.Conn, error) {
 	for {
@@ -111,10 +112,10 @@ func (l *Listener) Accept() (net.Conn, error) {
 		switch {
 		case err != nil:
 			l.log.Warn("refused a daemon socket connection whose peer cannot be told", "err", err)
-		case cred.UID == l.uid:
+		case cred.SameUser(l.self):
 			return c, nil
 		default:
-			l.log.Warn("refused a daemon socket connection from another user", "uid", cred.UID, "pid", cred.PID)
+			l.log.Warn("refused a daemon socket connection from another user", "uid", cred.UID, "sid", cred.SID, "pid", cred.PID)
 		}
 		c.Close()
 	}

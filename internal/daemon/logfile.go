@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"os"
+	"runtime"
 	"sync"
 )
 
@@ -56,19 +57,37 @@ func (l *LogFile) Write(p []byte) (int, error) {
 		return 0, os.ErrClosed
 	}
 	if l.size > 0 && l.size+int64(len(p)) > l.limit {
-		// A failed rotation keeps logging into the file it has.
-		if err := os.Rename(l.name, l.name+".1"); err == nil {
-			old := l.f
-			if err := l.open(); err != nil {
-				l.f = old
-			} else {
-				old.Close()
-			}
+		l.rotate()
+		if l.f == nil {
+			return 0, os.ErrClosed
 		}
 	}
 	n, err := l.f.Write(p)
 	l.size += int64(n)
 	return n, err
+}
+
+// rotate renames the file to name.1 and opens a new one. A failed
+// rotation keeps logging into the file it has. Windows renames no file
+// that is open (Go opens files without FILE_SHARE_DELETE), so there it is
+// closed first and, if the rename fails, reopened where it was.
+func (l *LogFile) rotate() {
+	if runtime.GOOS == "windows" {
+		l.f.Close()
+		_ = os.Rename(l.name, l.name+".1")
+		if err := l.open(); err != nil {
+			l.f = nil // later writes fail as after Close
+		}
+		return
+	}
+	if err := os.Rename(l.name, l.name+".1"); err == nil {
+		old := l.f
+		if err := l.open(); err != nil {
+			l.f = old
+		} else {
+			old.Close()
+		}
+	}
 }
 
 // Close closes the file; later writes fail with os.ErrClosed.

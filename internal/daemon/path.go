@@ -15,11 +15,12 @@ const SocketName = "agentty.sock"
 // is 108 bytes with its terminating NUL).
 const maxSocketPath = 107
 
-// DefaultSocket is $XDG_RUNTIME_DIR/agentty/agentty.sock, or, without a
-// usable runtime directory, stateDir/run/agentty.sock (stateDir is the
-// transcript store's default directory, $XDG_STATE_HOME/agentty).
+// DefaultSocket is $XDG_RUNTIME_DIR/agentty/agentty.sock (on Windows
+// %LOCALAPPDATA%\agentty\agentty.sock), or, without a usable runtime
+// directory, stateDir/run/agentty.sock (stateDir is the transcript store's
+// default directory, $XDG_STATE_HOME/agentty).
 func DefaultSocket(getenv func(string) string, stateDir string) (string, error) {
-	if d := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+	if d := getenv(runtimeDirEnv); filepath.IsAbs(d) {
 		return filepath.Join(d, "agentty", SocketName), nil
 	}
 	if stateDir == "" {
@@ -28,12 +29,12 @@ func DefaultSocket(getenv func(string) string, stateDir string) (string, error) 
 	return filepath.Join(stateDir, "run", SocketName), nil
 }
 
-// prepareDir creates the socket's directory 0700 and checks it is ours and
-// closed to others: a socket in a directory others can write could be
-// replaced under us. A directory that holds only agentty's own files (or
-// nothing) is made 0700; a shared one that -socket named (/tmp, a home)
-// is never changed: one others can write is refused, any other is used
-// as it is, the socket itself being 0600 and every peer's uid checked.
+// prepareDir creates the socket's directory private (0700; on Windows a
+// protected DACL for the user and SYSTEM) and checks it is ours and closed
+// to others: a socket in a directory others can write could be replaced
+// under us. A directory that holds only agentty's own files (or nothing)
+// is made private; a shared one that -socket named (/tmp, a home) is never
+// changed: see sharedDir.
 func prepareDir(socket string) error {
 	if len(socket) > maxSocketPath {
 		return fmt.Errorf("socket path %s is %d bytes, over the %d a unix socket allows; give a shorter -socket", socket, len(socket), maxSocketPath)
@@ -49,7 +50,7 @@ func prepareDir(socket string) error {
 	if err := checkOwner(dir, st); err != nil {
 		return err
 	}
-	if st.Mode().Perm() == 0o700 {
+	if isPrivate(st) {
 		return nil
 	}
 	own, err := onlyOurs(dir, filepath.Base(socket))
@@ -57,17 +58,16 @@ func prepareDir(socket string) error {
 		return fmt.Errorf("socket directory %s: %w", dir, err)
 	}
 	if own {
-		if err := os.Chmod(dir, 0o700); err != nil {
+		if err := makePrivate(dir); err != nil {
 			return fmt.Errorf("socket directory %s: %w", dir, err)
 		}
 		return nil
 	}
-	if st.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("socket directory %s can be written by others (mode %04o) and holds other files, so it is left alone; give -socket a path in a directory of its own, such as %s",
-			dir, st.Mode().Perm()|st.Mode()&os.ModeSticky, filepath.Join(dir, "agentty", SocketName))
-	}
-	return nil
+	return sharedDir(dir, st)
 }
+
+// ownDirHint is where a -socket of its own directory could go.
+func ownDirHint(dir string) string { return filepath.Join(dir, "agentty", SocketName) }
 
 // onlyOurs reports whether dir holds nothing but the socket named name and
 // its lock file.

@@ -22,18 +22,31 @@ const (
 )
 
 // ReadyFD is the descriptor a started daemon reports readiness on (the
-// first of exec.Cmd.ExtraFiles).
+// first of exec.Cmd.ExtraFiles) on Unix; on Windows it is the inherited
+// handle's value, whatever Windows gives.
 const ReadyFD = 3
 
-// Spawn starts exe with args as a daemon, detached from the caller's
-// session, process group and terminal (setsid; stdin, stdout and stderr on
-// /dev/null: it logs to its own file), in dir, and waits until it reports
-// that it listens or that another daemon does, or until ctx ends. args
-// must make the daemon report on ReadyFD. The process is reaped when it
-// exits; the caller may exit before it.
-func Spawn(ctx context.Context, exe string, args []string, dir string) error {
-	if !supported {
-		return ErrUnsupported
+// SpawnOptions say how to start a daemon.
+type SpawnOptions struct {
+	Exe string
+	// Args are the daemon's arguments; they must make it report on
+	// readyFD (agentty daemon -ready-fd).
+	Args func(readyFD uintptr) []string
+	Dir  string
+	// Warn says something the person should know (the daemon could not
+	// leave the caller's job and ends with it); nil: nothing is said.
+	Warn func(msg string)
+}
+
+// Spawn starts a daemon detached from the caller's session, process group
+// and terminal (setsid; on Windows a detached process in a group of its
+// own, out of the caller's job), stdin, stdout and stderr on the null
+// device (it logs to its own file), and waits until it reports that it
+// listens or that another daemon does, or until ctx ends. The process is
+// reaped when it exits; the caller may exit before it.
+func Spawn(ctx context.Context, o SpawnOptions) error {
+	if o.Warn == nil {
+		o.Warn = func(string) {}
 	}
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
@@ -45,12 +58,12 @@ func Spawn(ctx context.Context, exe string, args []string, dir string) error {
 		return err
 	}
 	defer r.Close()
-	cmd := exec.Command(exe, args...)
-	cmd.Dir = dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
-	cmd.ExtraFiles = []*os.File{w}
-	cmd.SysProcAttr = detached()
-	err = cmd.Start()
+	cmd, err := startDetached(o, w, func() *exec.Cmd {
+		c := exec.Command(o.Exe)
+		c.Dir = o.Dir
+		c.Stdin, c.Stdout, c.Stderr = null, null, null
+		return c
+	})
 	w.Close()
 	if err != nil {
 		return fmt.Errorf("starting the daemon: %w", err)

@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
-
-// supported: the daemon runs here.
-const supported = true
 
 // lockFile takes f's exclusive flock without waiting: ErrRunning when
 // another process holds it. The kernel drops it when the holder dies.
@@ -44,6 +42,32 @@ func checkOwner(dir string, st os.FileInfo) error {
 	return nil
 }
 
-// detached puts the daemon in a session of its own (setsid): no
-// controlling terminal, no signal to the caller's group reaches it.
-func detached() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+// isPrivate: a 0700 directory needs nothing.
+func isPrivate(st os.FileInfo) bool { return st.Mode().Perm() == 0o700 }
+
+func makePrivate(dir string) error { return os.Chmod(dir, 0o700) }
+
+// sharedDir judges a directory that holds other files: one others can
+// write is refused, any other is used as it is, the socket itself being
+// 0600 and every peer's uid checked.
+func sharedDir(dir string, st os.FileInfo) error {
+	if st.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("socket directory %s can be written by others (mode %04o) and holds other files, so it is left alone; give -socket a path in a directory of its own, such as %s",
+			dir, st.Mode().Perm()|st.Mode()&os.ModeSticky, ownDirHint(dir))
+	}
+	return nil
+}
+
+// startDetached starts the daemon in a session of its own (setsid): no
+// controlling terminal, no signal to the caller's group reaches it. w
+// becomes its ReadyFD.
+func startDetached(o SpawnOptions, w *os.File, command func() *exec.Cmd) (*exec.Cmd, error) {
+	cmd := command()
+	cmd.Args = append(cmd.Args, o.Args(ReadyFD)...)
+	cmd.ExtraFiles = []*os.File{w}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	return cmd, cmd.Start()
+}
+
+// runtimeDirEnv names the per-user runtime directory the socket goes in.
+const runtimeDirEnv = "XDG_RUNTIME_DIR"

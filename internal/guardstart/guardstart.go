@@ -41,4 +41,9 @@ func init() {
 	if len(os.Args) == 2 && os.Args[1] == KeeperArg {
 		os.Exit(proctree.RunKeeper(nil))
 	}
+	// Windows: the short-lived helper that raises Ctrl+C or Ctrl+Break on
+	// a session's console (backend, local_windows.go).
+	if len(os.Args) == 4 && os.Args[1] == proctree.CtrlArg {
+		os.Exit(proctree.RunCtrl(os.Args[2:]))
+	}
 }

@@ -30,6 +30,8 @@ type Inspector struct {
 	mu     sync.Mutex
 	cache  fdCache // guarded by mu
 	closed bool    // guarded by mu; probes after Close run uncached
+
+	inf inferState // the inferred verdict's history (AGENTTY_PORTABLE)
 }
 
 // exact is inspectExact through the Inspector's open files.
@@ -56,10 +58,13 @@ func (x *Inspector) exact(t Target) (Probe, error) {
 // uncached. Call it when the session's process has ended.
 func (x *Inspector) Close() error {
 	x.mu.Lock()
-	defer x.mu.Unlock()
 	x.closed = true
 	x.cache.gen++
 	x.cache.prune()
+	x.mu.Unlock()
+	x.inf.mu.Lock()
+	x.inf.scratch.close()
+	x.inf.mu.Unlock()
 	return nil
 }
 

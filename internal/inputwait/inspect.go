@@ -3,6 +3,8 @@ package inputwait
 import (
 	"fmt"
 	"runtime"
+
+	"github.com/agentty/agentty/internal/platform"
 )
 
 // Inspect observes the target once with the verdict it asks for: it finds
@@ -53,7 +55,7 @@ func (t Target) verdict() (Verdict, Probe, error) {
 	}
 	switch v := t.Verdict; v {
 	case VerdictDefault:
-		return nativeVerdict, Probe{}, nil
+		return nativeVerdict(t), Probe{}, nil
 	case VerdictExact, VerdictInferred, VerdictSettle:
 		return v, Probe{}, nil
 	default:
@@ -62,13 +64,31 @@ func (t Target) verdict() (Verdict, Probe, error) {
 	}
 }
 
+// nativeVerdict is this platform's own verdict for t. Where the verdict is
+// inferred (macOS, and Linux under AGENTTY_PORTABLE) only a terminal gives
+// one: a pipe has no foreground group and no modes, so a program sleeping
+// and one reading its stdin look alike, and a wrong "awaiting" would end
+// waits early; pipe sessions settle, on Linux portable as on macOS.
+func nativeVerdict(t Target) Verdict {
+	if platform.Current().Verdict {
+		if t.PTY != nil {
+			return VerdictInferred
+		}
+		return VerdictSettle
+	}
+	return exactVerdict
+}
+
 // settle answers a target that settles: by choice, or as the only way on
 // a platform without a verdict of its own.
 func settle(t Target) (Probe, error) {
-	if t.Verdict == VerdictDefault {
-		return noVerdict(noExact)
+	switch {
+	case t.Verdict != VerdictDefault:
+		return noVerdict("settle strategy")
+	case platform.Current().Verdict:
+		return noVerdict("the inferred verdict needs a terminal; pipe sessions settle")
 	}
-	return noVerdict("settle strategy")
+	return noVerdict(noExact)
 }
 
 // noVerdict is the answer when no verdict is available: Running, which

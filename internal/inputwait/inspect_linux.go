@@ -66,8 +66,8 @@ var selfPid = os.Getpid()
 // modes and block.
 var testHookAfterPTYQuery func()
 
-// nativeVerdict: this kernel shows what every thread is blocked in.
-const nativeVerdict = VerdictExact
+// exactVerdict: this kernel shows what every thread is blocked in.
+const exactVerdict = VerdictExact
 
 // inspectExact is the exact verdict without an Inspector: it classifies
 // what every thread of the input's group is blocked in, and decides. It

@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime"
 	"testing"
+
+	"github.com/agentty/agentty/internal/platform"
 )
 
 // TestInspect_Verdicts: a Target's Verdict picks how it is judged; where no
@@ -18,19 +20,29 @@ func TestInspect_Verdicts(t *testing.T) {
 		detail string
 	}
 	self := os.Getpid()
+	inferredNoPTY := "no input-wait verdict (the inferred verdict needs a terminal); waits settle"
+	if !inferBuilt {
+		inferredNoPTY = "no input-wait verdict (no inferred verdict on " + runtime.GOOS + "/" + runtime.GOARCH + "); waits settle"
+	}
 	cases := []verdictCase{
 		{"settle", Target{Root: self, Verdict: VerdictSettle}, ErrNoVerdict,
 			"no input-wait verdict (settle strategy); waits settle"},
-		{"inferred", Target{Root: self, Verdict: VerdictInferred}, ErrNoVerdict,
-			"no input-wait verdict (the inferred verdict is not built yet); waits settle"},
+		{"inferred", Target{Root: self, Verdict: VerdictInferred}, ErrNoVerdict, inferredNoPTY},
 		{"unknown verdict", Target{Root: self, Verdict: VerdictSettle + 1}, ErrInvalidTarget, "unknown input-wait verdict"},
 		{"no root", Target{Verdict: VerdictSettle}, ErrInvalidTarget, "no root process"},
 	}
-	if nativeVerdict != VerdictExact {
-		noExact := "no input-wait verdict (no exact verdict on " + runtime.GOOS + "/" + runtime.GOARCH + "); waits settle"
-		cases = append(cases,
-			verdictCase{"exact", Target{Root: self, Verdict: VerdictExact}, ErrNoVerdict, noExact},
-			verdictCase{"default", Target{Root: self}, ErrNoVerdict, noExact})
+	noExact := "no input-wait verdict (no exact verdict on " + runtime.GOOS + "/" + runtime.GOARCH + "); waits settle"
+	if exactVerdict != VerdictExact {
+		cases = append(cases, verdictCase{"exact", Target{Root: self, Verdict: VerdictExact}, ErrNoVerdict, noExact})
+	}
+	switch {
+	case platform.Current().Verdict:
+		// Inferred where the platform infers: a target without a terminal
+		// (pipe mode) settles.
+		cases = append(cases, verdictCase{"default", Target{Root: self}, ErrNoVerdict,
+			"no input-wait verdict (the inferred verdict needs a terminal; pipe sessions settle); waits settle"})
+	case exactVerdict != VerdictExact:
+		cases = append(cases, verdictCase{"default", Target{Root: self}, ErrNoVerdict, noExact})
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -101,7 +101,8 @@ type statInfo struct {
 	pgrp    int
 	session int
 	ttyNr   uint64
-	threads int // num_threads of the whole process; 0 if not read
+	threads int    // num_threads of the whole process; 0 if not read
+	start   uint64 // start time in ticks after boot: names the process across pid reuse
 	comm    procName
 }
 
@@ -112,7 +113,7 @@ func parseStat(b []byte, s *statInfo) bool {
 		return false
 	}
 	s.state, s.ppid, s.pgrp, s.session = st.State, st.PPid, st.PGrp, st.Session
-	s.ttyNr, s.threads = uint64(st.TTYNr), st.NumThreads
+	s.ttyNr, s.threads, s.start = uint64(st.TTYNr), st.NumThreads, st.StartTime
 	s.comm.n = copy(s.comm.b[:], st.Comm)
 	return true
 }

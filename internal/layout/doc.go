@@ -8,9 +8,10 @@ package layout
 
 // backendSide are the packages behind the session engine that the protocol
 // layer must not reach around it (procfile: the raw /proc reads of
-// inputwait and session; ttymode: a terminal's termios, read per OS).
+// inputwait and session; ttymode: a terminal's termios, read per OS;
+// darwinproc: libproc's process facts, macOS's /proc).
 var backendSide = []string{"internal/backend", "internal/proctree", "internal/sshbackend", "internal/nodebackend", "internal/inputwait",
-	"internal/procfile", "internal/ttymode"}
+	"internal/procfile", "internal/ttymode", "internal/darwinproc"}
 
 // cmdMayImport are the packages cmd/agentty may import: the server core,
 // the benchmark (its own front end), configuration loading, the tool-call

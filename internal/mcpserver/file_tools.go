@@ -57,20 +57,20 @@ func (t *tools) writeFile(ctx context.Context, req *mcp.CallToolRequest, in Writ
 			return t.writeRemoteFile(ctx, req, in, h, sh.Cwd(), data)
 		}
 	}
-	p := in.Path
-	if !filepath.IsAbs(p) {
-		base, err := os.Getwd()
+	base, werr := os.Getwd()
+	if in.SessionID != "" {
+		sh, err := t.shells.Get(in.SessionID)
 		if err != nil {
 			return WriteFileResult{}, err
 		}
-		if in.SessionID != "" {
-			sh, err := t.shells.Get(in.SessionID)
-			if err != nil {
-				return WriteFileResult{}, err
-			}
-			base = sh.Cwd()
-		}
-		p = filepath.Join(base, p)
+		base, werr = sh.Cwd(), nil
+	}
+	p, err := files.Resolve(base, in.Path)
+	if err != nil {
+		return WriteFileResult{}, fmt.Errorf("%w: %w", session.ErrBadArgs, err)
+	}
+	if werr != nil && !filepath.IsAbs(p) {
+		return WriteFileResult{}, werr
 	}
 	// Write targets pass the policy's path check (protected directories
 	// such as agentty's configuration, allowed roots).

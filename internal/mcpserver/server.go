@@ -116,7 +116,8 @@ func New(mgr *session.Manager, o *Options) *mcp.Server {
 	t.register(srv)
 	t.subs = subs
 	t.registerResources(srv)
-	srv.AddReceivingMiddleware(capReplies(logger), t.track)
+	t.registerApp(srv)
+	srv.AddReceivingMiddleware(capReplies(logger), t.track, appsGate)
 	return srv
 }
 

@@ -75,8 +75,15 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 		wire.InputSchema = json.RawMessage(in)
 		wire.OutputSchema = objectSchema // json.RawMessage, {"type":"object"}
 	}()
-	srv.AddTool(&wire, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
-		in, verr := decodeArgs[In](req.Params.Arguments, resolve())
+	srv.AddTool(&wire, typed(log, tool.Name, resolve, h))
+}
+
+// typed is a tool's handler: it validates and decodes the arguments
+// against schema, runs h with panics recovered, words its errors for the
+// agent, and renders its result.
+func typed[In, Out any](log *slog.Logger, name string, schema func() *jsonschema.Resolved, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		in, verr := decodeArgs[In](req.Params.Arguments, schema())
 		if verr != nil {
 			res = &mcp.CallToolResult{}
 			res.SetError(verr)
@@ -84,9 +91,9 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 		}
 		defer func() {
 			if r := recover(); r != nil {
-				log.Error("tool panicked", "tool", tool.Name, "panic", r, "stack", string(debug.Stack()))
+				log.Error("tool panicked", "tool", name, "panic", r, "stack", string(debug.Stack()))
 				res = &mcp.CallToolResult{}
-				res.SetError(fmt.Errorf("internal error in %s: %v; the server is still running, try again or report this", tool.Name, r))
+				res.SetError(fmt.Errorf("internal error in %s: %v; the server is still running, try again or report this", name, r))
 				err = nil
 			}
 		}()
@@ -96,13 +103,13 @@ func add[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(
 			return ni.res, nil // the client answers and calls again (see confirm)
 		}
 		if herr != nil {
-			log.Debug("tool error", "tool", tool.Name, "err", herr)
+			log.Debug("tool error", "tool", name, "err", herr)
 			res = &mcp.CallToolResult{}
 			res.SetError(agentError(herr))
 			return res, nil
 		}
 		return result(o)
-	})
+	}
 }
 
 // listBuilt: AddTool checks a JSON schema by marshalling and decoding it

@@ -112,13 +112,12 @@ func dialLink(ctx context.Context, t Target, o *Options) (Stream, error) {
 		return nil, err
 	}
 	s := &linkStream{in: inW, out: outR, done: make(chan struct{})}
-	s.cmd = exec.Command(link, "-version", o.Version, "-binary", bin, t.Key())
+	args := append([]string{"-version", o.Version, "-binary", bin}, statusArgs(stW)...)
+	s.cmd = exec.Command(link, append(args, t.Key())...)
 	s.cmd.Stdin, s.cmd.Stdout, s.cmd.Stderr = inR, outW, &s.errb
-	s.cmd.ExtraFiles = []*os.File{stW}
 	// Its own process group: a terminal's ^C is the server's to handle;
-	// the link ends when the node's input does.
-	s.cmd.SysProcAttr = ownGroup()
-	err = s.cmd.Start()
+	// the link ends when the node's input does. stW is its status pipe.
+	err = startLink(s.cmd, stW)
 	inR.Close()
 	outW.Close()
 	stW.Close()

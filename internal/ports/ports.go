@@ -1,6 +1,7 @@
 // Package ports finds the sockets a session's processes listen on, from the
 // kernel's socket tables (/proc/PID/net/{tcp,tcp6,udp,udp6,unix}) matched to
-// the socket descriptors those processes hold, never from their output.
+// the socket descriptors those processes hold, never from their output. On
+// macOS the kernel describes each socket descriptor itself (libproc).
 //
 // Parsing is separate from reading so the SSH backend's remote helper can
 // ship the raw table rows of another machine and have them decoded here.
@@ -179,9 +180,12 @@ func parseUnix(f [][]byte) (Socket, bool) {
 // Sort orders sockets by protocol, port and path, and drops a socket listed
 // twice (a table read for two namespaces that are one).
 func Sort(ss []Socket) []Socket {
-	slices.SortFunc(ss, func(a, b Socket) int {
-		return cmp.Or(cmp.Compare(a.Proto, b.Proto), cmp.Compare(a.Port, b.Port),
-			cmp.Compare(a.Address, b.Address), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Inode, b.Inode))
-	})
+	slices.SortFunc(ss, compare)
 	return slices.CompactFunc(ss, func(a, b Socket) bool { return a.Inode == b.Inode })
+}
+
+// compare orders sockets by protocol, port, address and path.
+func compare(a, b Socket) int {
+	return cmp.Or(cmp.Compare(a.Proto, b.Proto), cmp.Compare(a.Port, b.Port),
+		cmp.Compare(a.Address, b.Address), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Inode, b.Inode))
 }

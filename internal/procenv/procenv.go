@@ -6,16 +6,15 @@
 package procenv
 
 import (
-	"errors"
-	"fmt"
 	"os"
-	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 )
 
-// ErrNotInPath means a bare name was found in no PATH directory.
-var ErrNotInPath = errors.New("not in PATH")
+// foldNames: environment names are case-insensitive on Windows (Path and
+// PATH are one variable), case-sensitive elsewhere.
+const foldNames = runtime.GOOS == "windows"
 
 // Current returns this process's environment as a map, for layering.
 func Current() map[string]string {
@@ -43,56 +42,45 @@ func List(env map[string]string) []string {
 	return out
 }
 
-// Get returns key's value in a KEY=VALUE list, "" when absent.
-func Get(env []string, key string) string {
+// Get returns key's value in a KEY=VALUE list, "" when absent (on
+// Windows the name matches in any case).
+func Get(env []string, key string) string { return get(env, key, foldNames) }
+
+func get(env []string, key string, fold bool) string {
 	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+		if k, v, ok := strings.Cut(kv, "="); ok && (k == key || fold && strings.EqualFold(k, key)) {
 			return v
 		}
 	}
 	return ""
 }
 
-// LookPath finds name as execve callers do: a name with a slash is a path
-// (relative to dir); anything else is searched in path, whose relative
-// entries are relative to dir. A bare name found nowhere gives ErrNotInPath;
-// a path that cannot run says why.
-func LookPath(name, dir, path string) (string, error) {
-	if strings.Contains(name, "/") {
-		p := name
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		if err := Executable(p); err != nil {
-			return "", err
-		}
-		return p, nil
+// Set sets env[key] to value. On Windows it first drops a variable whose
+// name differs only in case, so the caller's PATH replaces the inherited
+// Path instead of standing beside it (a child would get one of the two,
+// whichever Windows met first).
+func Set(env map[string]string, key, value string) { set(env, key, value, foldNames) }
+
+func set(env map[string]string, key, value string, fold bool) {
+	if fold {
+		drop(env, key)
 	}
-	for _, d := range filepath.SplitList(path) {
-		if d == "" {
-			d = "."
-		}
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(dir, d)
-		}
-		if p := filepath.Join(d, name); Executable(p) == nil {
-			return p, nil
-		}
-	}
-	return "", ErrNotInPath
+	env[key] = value
 }
 
-// Executable reports why p cannot be executed, or nil.
-func Executable(p string) error {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return fmt.Errorf("no such file")
+// Delete removes key from env, on Windows in any case.
+func Delete(env map[string]string, key string) {
+	if foldNames {
+		drop(env, key)
 	}
-	if fi.IsDir() {
-		return fmt.Errorf("is a directory")
+	delete(env, key)
+}
+
+// drop removes every name equal to key but for case.
+func drop(env map[string]string, key string) {
+	for k := range env {
+		if strings.EqualFold(k, key) {
+			delete(env, k)
+		}
 	}
-	if fi.Mode()&0o111 == 0 {
-		return fmt.Errorf("not executable (permission bits %v)", fi.Mode().Perm())
-	}
-	return nil
 }

@@ -27,13 +27,13 @@ func buildEnv(base, extra map[string]string, marker string) []string {
 		env = maps.Clone(base)
 	}
 	for k, v := range nonInteractive {
-		env[k] = v
+		procenv.Set(env, k, v)
 	}
 	for k, v := range extra {
-		env[k] = v
+		procenv.Set(env, k, v)
 	}
 	if k, v, ok := strings.Cut(marker, "="); ok {
-		env[k] = v
+		procenv.Set(env, k, v)
 	}
 	return procenv.List(env)
 }

@@ -168,8 +168,8 @@ const (
 	// MarkerEnv is the environment variable that marks agentty's children;
 	// it is not a setting.
 	MarkerEnv = proctree.EnvKey
-	// PortableEnv switches Linux to macOS's strategies (internal/platform);
-	// it is no setting either.
+	// PortableEnv switches Linux to macOS's strategies (platform.Env); it
+	// is read by the engine, not a flag's setting.
 	PortableEnv = platform.Env
 
 	DefaultHTTPSessionIdle   = httpserver.DefaultSessionIdle

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -207,7 +208,7 @@ func TestConsole_SessionsLogKill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.State != "exited" || s.Signal != "SIGTERM" {
+		if s.State != "exited" || s.Signal != "SIGTERM" || s.SignalNumber != int(syscall.SIGTERM) {
 			t.Errorf("killed: %+v", s)
 		}
 		var e api.Error

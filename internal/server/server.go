@@ -104,8 +104,8 @@ func New(cfg Config) (*Server, error) {
 	if err := mcpserver.CheckTools(cfg.Tools); err != nil {
 		return nil, err
 	}
-	// A mistyped AGENTTY_PORTABLE would otherwise run with strategies
-	// other than the ones asked for.
+	// A misspelt AGENTTY_PORTABLE would otherwise run Linux's own
+	// strategies while the caller believes it tests macOS's.
 	if err := platform.Check(); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,9 @@ type Foreground struct {
 	Procs []ProcArgs
 }
 
+// maxForegroundProcs bounds the walk of a session's process tree.
+const maxForegroundProcs = 4096
+
 // ProcArgs is one process of a session and its command line.
 type ProcArgs struct {
 	PID, PGID int

@@ -81,9 +81,6 @@ func (s *Session) Foreground() (Foreground, error) {
 	return f, nil
 }
 
-// maxForegroundProcs bounds the walk of a session's process tree.
-const maxForegroundProcs = 4096
-
 // procStat is what the foreground look uses of a /proc/PID/stat.
 type procStat struct {
 	pgrp, tpgid int // 0 where unreadable

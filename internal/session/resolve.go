@@ -180,21 +180,22 @@ func childEnv(o *StartOptions, marker string) []string {
 	if o.Base != nil {
 		env = maps.Clone(o.Base)
 	}
-	env["PAGER"], env["GIT_PAGER"] = "cat", "cat"
+	procenv.Set(env, "PAGER", "cat")
+	procenv.Set(env, "GIT_PAGER", "cat")
 	if o.Mode == record.ModePTY {
-		env["TERM"] = "xterm-256color"
+		procenv.Set(env, "TERM", "xterm-256color")
 	} else {
-		env["TERM"] = "dumb"
+		procenv.Set(env, "TERM", "dumb")
 		// Without a terminal Python block-buffers stdout, which hides a
 		// REPL's replies; agents expect to see output as it is printed.
-		env["PYTHONUNBUFFERED"] = "1"
+		procenv.Set(env, "PYTHONUNBUFFERED", "1")
 	}
-	delete(env, "COLUMNS")
-	delete(env, "LINES")
+	procenv.Delete(env, "COLUMNS")
+	procenv.Delete(env, "LINES")
 	for k, v := range o.Env {
-		env[k] = v
+		procenv.Set(env, k, v)
 	}
 	k, v, _ := strings.Cut(marker, "=")
-	env[k] = v
+	procenv.Set(env, k, v)
 	return procenv.List(env)
 }

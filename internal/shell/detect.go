@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/agentty/agentty/internal/excerpt"
@@ -26,17 +27,51 @@ const (
 // ErrUnsupportedShell is returned for a shell agentty has no integration for.
 var ErrUnsupportedShell = errors.New("unsupported shell")
 
-// kindOf maps a program name to its family.
+// kindOf maps a program name to its family. Windows names match without
+// regard to case or ".exe", with either slash.
 func kindOf(name string) (Kind, bool) {
-	switch filepath.Base(name) {
+	base := name[strings.LastIndexAny(name, `/\`)+1:]
+	if l := strings.ToLower(base); strings.HasSuffix(l, ".exe") {
+		base = l[:len(l)-len(".exe")]
+		switch base {
+		case "pwsh", "powershell":
+			return PowerShell, true
+		case "cmd":
+			return Cmd, true
+		}
+	}
+	switch base {
 	case "bash":
 		return Bash, true
 	case "zsh":
 		return Zsh, true
 	case "sh", "dash", "ash", "ksh", "mksh", "posh":
 		return Sh, true
+	case "pwsh", "powershell":
+		return PowerShell, true
+	case "cmd":
+		return Cmd, true
 	}
 	return "", false
+}
+
+// autoShells are tried in order when no shell is asked for and $SHELL
+// names none agentty supports: on Windows PowerShell 7, Windows PowerShell,
+// then cmd.exe (bash from Git for Windows only when asked for: its paths
+// are not Windows paths).
+func autoShells(goos string) []string {
+	if goos == "windows" {
+		return []string{"pwsh", "powershell", "cmd"}
+	}
+	return []string{"bash", "sh"}
+}
+
+// supported is how errors name the shells agentty can run.
+func supported(goos string) string {
+	if goos == "windows" {
+		return "pwsh, powershell, cmd or bash (or a path to one of them)"
+	}
+	return "bash, zsh or sh (or a path to one of them)"
 }
 
 // Detect picks the shell to run: want is "" (auto: $SHELL if supported,
@@ -59,23 +94,25 @@ func Detect(want string, env map[string]string) (Kind, string, error) {
 				return k, p, nil
 			}
 		}
-		for _, name := range []string{"bash", "sh"} {
+		names := autoShells(runtime.GOOS)
+		for _, name := range names {
 			if p, err := lookPath(name); err == nil {
 				k, _ := kindOf(name)
 				return k, p, nil
 			}
 		}
-		return "", "", fmt.Errorf("%w: neither $SHELL, bash nor sh was found in PATH", ErrUnsupportedShell)
+		return "", "", fmt.Errorf("%w: neither $SHELL, %s nor %s was found in PATH", ErrUnsupportedShell,
+			strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 	}
 	k, ok := kindOf(want)
 	if !ok {
-		return "", "", fmt.Errorf("%w: %s; use bash, zsh or sh (or a path to one of them)", ErrUnsupportedShell, excerpt.Q(want))
+		return "", "", fmt.Errorf("%w: %s; use %s", ErrUnsupportedShell, excerpt.Q(want), supported(runtime.GOOS))
 	}
 	p, err := lookPath(want)
 	if err != nil {
 		return "", "", fmt.Errorf("%w: %s is not installed (not in PATH): %v", ErrUnsupportedShell, excerpt.Q(want), err)
 	}
-	if !strings.Contains(want, "/") {
+	if !strings.ContainsAny(want, `/\`) {
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
 		}
@@ -95,7 +132,10 @@ func detectRemote(ctx context.Context, f remoteFiles, want string) (Kind, string
 	if want != "" {
 		k, ok := kindOf(want)
 		if !ok {
-			return "", "", fmt.Errorf("%w: %s; use bash, zsh or sh (or a path to one of them)", ErrUnsupportedShell, excerpt.Q(want))
+			return "", "", fmt.Errorf("%w: %s; use %s", ErrUnsupportedShell, excerpt.Q(want), supported("linux"))
+		}
+		if k == PowerShell || k == Cmd {
+			return "", "", fmt.Errorf("%w: %s on a remote host; remote shells are POSIX: use %s", ErrUnsupportedShell, excerpt.Q(want), supported("linux"))
 		}
 		return k, want, nil
 	}

@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -98,7 +99,7 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 	prev := sh.run
 	sh.run = r
 	sh.mu.Unlock()
-	file, err := sh.writeCommand(ctx, r.id, command)
+	file, body, err := sh.writeCommand(ctx, r.id, command)
 	if err != nil {
 		sh.mu.Lock()
 		if sh.run == r {
@@ -108,11 +109,9 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 		return Result{}, err
 	}
 	sh.mu.Lock()
-	r.file = file
+	r.file, r.body = file, body
 	sh.mu.Unlock()
-	// Ctrl+U first drops anything half-typed at the prompt (by send_input);
-	// a leading space keeps the line out of the shell's history.
-	line := "\x15 . " + quote(r.file)
+	line := sh.runLine(r.id, r.file)
 	if _, err := sh.sess.Send(session.Input{Text: line, Enter: true}, time.Now().Add(5*time.Second)); err != nil {
 		sh.mu.Lock()
 		if sh.run == r {
@@ -120,6 +119,9 @@ func (sh *Shell) Exec(ctx context.Context, command string, o ExecOptions) (Resul
 		}
 		sh.mu.Unlock()
 		sh.fs.remove(r.file)
+		if r.body != "" {
+			sh.fs.remove(r.body)
+		}
 		if isDone(sh.sess.Done()) {
 			return Result{}, sh.exitedErr()
 		}
@@ -200,23 +202,53 @@ func clip(s string, n int) string {
 	return strings.ToValidUTF8(s[:n], "") + "…"
 }
 
+// runLine is what is typed to run command id from file f.
+func (sh *Shell) runLine(id int, f string) string {
+	switch sh.Kind {
+	case PowerShell:
+		return pwshLine(id, f)
+	case Cmd:
+		return cmdQuote(f)
+	}
+	// Ctrl+U first drops anything half-typed at the prompt (by send_input);
+	// a leading space keeps the line out of the shell's history.
+	return "\x15 . " + quote(f)
+}
+
 // writeCommand puts a command's text in a new private file (0600,
 // O_EXCL) for the shell to source, on the machine the shell runs on. A
 // local file is removed by agentty as soon as the shell has started the
 // command (its C mark): bash has read it whole by then, and sh and zsh read
 // on from the descriptor they opened. A remote file is removed by the shell
 // itself as the command starts (__agentty_begin's second argument), which
-// costs no round trip.
-func (sh *Shell) writeCommand(ctx context.Context, id int, command string) (string, error) {
+// costs no round trip. PowerShell's file needs its .ps1 name; cmd.exe's
+// command runs from a wrapper (winshells.go), whose file is returned
+// first, then the command's own (body).
+func (sh *Shell) writeCommand(ctx context.Context, id int, command string) (file, body string, err error) {
+	switch sh.Kind {
+	case PowerShell:
+		file, err = sh.fs.create(ctx, windowsCommandName(os.TempDir(), ".ps1"), []byte(pwshCommand(command)))
+		return file, "", err
+	case Cmd:
+		if body, err = sh.fs.create(ctx, windowsCommandName(os.TempDir(), ".cmd"), []byte(cmdBody(command))); err != nil {
+			return "", "", err
+		}
+		if file, err = sh.fs.create(ctx, windowsCommandName(os.TempDir(), ".cmd"), []byte(cmdCommand(sh.nonce, id, body))); err != nil {
+			sh.fs.remove(body)
+			return "", "", err
+		}
+		return file, body, nil
+	}
 	begin := "__agentty_begin " + strconv.Itoa(id)
 	var p string
 	if _, remote := sh.fs.(remoteFiles); remote {
 		p = randomName("agentty-cmd-")
 		begin += " " + quote(p)
 	}
-	body := begin + "\n" + command
-	if !strings.HasSuffix(body, "\n") {
-		body += "\n"
+	text := begin + "\n" + command
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
 	}
-	return sh.fs.create(ctx, p, []byte(body))
+	file, err = sh.fs.create(ctx, p, []byte(text))
+	return file, "", err
 }

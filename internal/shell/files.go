@@ -129,10 +129,18 @@ func (f remoteFiles) remove(paths ...string) {
 }
 
 // dropLocal removes a started or finished command's file when it is local
-// (cheap, so done under mu); a remote shell removed its own.
+// (cheap, so done under mu); a remote shell removed its own. The Windows
+// shells' files go once the command has finished: cmd.exe reads a batch
+// file line by line as it runs it (its D mark is on the wrapper's last
+// line), and PowerShell's C mark comes before it reads its file.
 func (sh *Shell) dropLocal(r *job) {
-	if _, ok := sh.fs.(localFiles); ok && r.file != "" {
-		_ = os.Remove(r.file)
+	windows := sh.Kind == Cmd || sh.Kind == PowerShell
+	if _, ok := sh.fs.(localFiles); !ok || r.file == "" || (windows && !r.done()) {
+		return
+	}
+	_ = os.Remove(r.file)
+	if r.body != "" {
+		_ = os.Remove(r.body)
 	}
 }
 
@@ -143,6 +151,9 @@ func (sh *Shell) removeFile(r *job) {
 	if _, ok := sh.fs.(localFiles); ok || r.outStart < 0 {
 		if r.file != "" {
 			sh.fs.remove(r.file)
+		}
+		if r.body != "" {
+			sh.fs.remove(r.body)
 		}
 	}
 }

@@ -25,10 +25,12 @@ type mark struct {
 }
 
 // markRE builds the regex of one shell's marks. The D mark and the OSC 7
-// after it come from one printf, so they are matched together.
+// after it come from one printf, so they are matched together. A status
+// may be negative: PowerShell and cmd.exe show an NTSTATUS exit code
+// (0xC000013A after Ctrl+C) as a negative 32-bit number.
 func markRE(nonce string) *regexp.Regexp {
 	n := regexp.QuoteMeta(nonce)
-	return regexp.MustCompile(`\x1b\]133;C;aid=` + n + `\.(\d+)\x07|\x1b\]133;D;(\d+);aid=` + n + `\.(\d+)\x07\x1b\]7;file://[^/\x07\x1b]*([^\x07\x1b]*)\x07`)
+	return regexp.MustCompile(`\x1b\]133;C;aid=` + n + `\.(\d+)\x07|\x1b\]133;D;(-?\d+);aid=` + n + `\.(\d+)\x07\x1b\]7;file://[^/\x07\x1b]*([^\x07\x1b]*)\x07`)
 }
 
 // maxMarkLen bounds how much unterminated escape text is held back at the

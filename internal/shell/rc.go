@@ -122,6 +122,13 @@ func writeRC(ctx context.Context, fs files, kind Kind, path, dir, nonce string, 
 		}
 		env["ZDOTDIR"] = dir
 		return []string{path, "-i"}, env, nil
+	case PowerShell:
+		p, err := write("rc.ps1", pwshRC)
+		return pwshArgv(path, p), env, err
+	case Cmd:
+		p, err := write("init.cmd", cmdInit)
+		delete(env, "AGENTTY_NO_RC") // /D says it
+		return cmdArgv(path, p, noRC), env, err
 	default:
 		p, err := write("shrc", shRC)
 		if u, _ := userEnv("ENV"); u != "" {

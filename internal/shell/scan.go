@@ -57,6 +57,9 @@ func (sh *Shell) apply(m mark) {
 		}
 	case markD:
 		sh.cwd = m.cwd
+		if sh.Kind == PowerShell || sh.Kind == Cmd {
+			sh.cwd = driveCwd(m.cwd)
+		}
 		if !sh.ready {
 			sh.ready, sh.firstPrompt = true, m.start
 		}

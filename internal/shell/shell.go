@@ -65,6 +65,8 @@ type Shell struct {
 	Path string
 	sess *session.Session
 	re   *regexp.Regexp
+	// nonce is in every mark of this shell's (see markRE).
+	nonce string
 	// fs holds the integration files on the machine the shell runs on.
 	fs files
 	// startDir held the rc files; Open removes it before returning.
@@ -86,6 +88,7 @@ type job struct {
 	id       int
 	text     string
 	file     string
+	body     string // cmd.exe: the command's own file, which file runs
 	started  time.Time
 	outStart int64 // after the C mark; -1 until it is seen
 	outEnd   int64 // at the D mark; -1 while running
@@ -170,7 +173,7 @@ func Open(ctx context.Context, mgr *session.Manager, o OpenOptions) (*Shell, str
 	if err != nil {
 		return nil, "", err
 	}
-	sh := &Shell{Kind: kind, Path: path, sess: s, re: markRE(nonce), startDir: dir, fs: fs}
+	sh := &Shell{Kind: kind, Path: path, sess: s, re: markRE(nonce), nonce: nonce, startDir: dir, fs: fs}
 	wait := o.Wait
 	if wait <= 0 {
 		wait = 10 * time.Second

@@ -20,9 +20,6 @@ const (
 // secureDir creates dir private, or makes an existing one private: it is
 // tightened if this user owns it, refused if another user does.
 func secureDir(dir string, log *slog.Logger) error {
-	if !modesPrivate {
-		return ErrNoPrivateDir
-	}
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return fmt.Errorf("store: create data dir: %w", err)
 	}
@@ -33,19 +30,13 @@ func secureDir(dir string, log *slog.Logger) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("store: data dir %s is not a directory", dir)
 	}
-	perm := fi.Mode().Perm()
-	if perm&0o077 == 0 {
-		return nil
-	}
-	if uid, ok := ownerOf(fi); ok && uid != os.Geteuid() {
-		return fmt.Errorf("store: data dir %s is open to other users (mode %04o) and belongs to uid %d, not to this user (uid %d), so agentty cannot make it private; "+
-			"transcripts hold everything programs print and everything typed into them: give -data-dir a directory of your own, or run with -no-store", dir, perm, uid, os.Geteuid())
-	}
-	if err := os.Chmod(dir, dirMode); err != nil {
-		return fmt.Errorf("store: make data dir %s private (mode %04o to 0700): %w", dir, perm, err)
-	}
-	log.Warn("data dir was open to other users; made it private", "dir", dir, "was", fmt.Sprintf("%04o", perm), "now", "0700")
-	return nil
+	return makePrivate(dir, fi, log)
+}
+
+// notOurs is the refusal of a data dir another user owns.
+func notOurs(dir, why string) error {
+	return fmt.Errorf("store: data dir %s %s, so agentty cannot make it private; "+
+		"transcripts hold everything programs print and everything typed into them: give -data-dir a directory of your own, or run with -no-store", dir, why)
 }
 
 // secureDB creates the database file 0600 before SQLite opens it (SQLite

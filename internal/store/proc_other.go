@@ -1,7 +1,7 @@
-//go:build !linux
+//go:build !linux && !darwin && !windows
 
 package store
 
-// procStart is unknown off Linux: every recorded owner counts as gone, so
-// its running sessions are marked lost on the next start.
+// procStart is unknown off Linux, macOS and Windows: every recorded owner counts
+// as gone, so its running sessions are marked lost on the next start.
 func procStart(int) int64 { return 0 }

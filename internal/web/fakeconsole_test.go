@@ -4,17 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 	"github.com/creack/pty"
+
+	"github.com/agentty/agentty/internal/sigs"
 )
 
 // fakeConsole implements the console API routes the page uses (GUIDE's
@@ -30,14 +34,17 @@ type fakeConsole struct {
 type fakeSession struct {
 	id, command, mode string
 	started           time.Time
-	in                io.Writer // the PTY or stdin
-	cast              string    // a past session's recording; "" for a live one
+	in                io.Writer   // the PTY or stdin
+	cast              string      // a past session's recording; "" for a live one
+	rows, cols        int         // the terminal's size (PTY)
+	resized           chan [2]int // the resize events clients sent: rows, cols
 
 	mu      sync.Mutex
-	history []byte        // channel-prefixed records, in order; guarded by mu
-	changed chan struct{} // closed and replaced on new output; guarded by mu
-	done    bool          // the program exited; guarded by mu
-	holder  string        // guarded by mu
+	history []byte         // channel-prefixed records, in order; guarded by mu
+	changed chan struct{}  // closed and replaced on new output; guarded by mu
+	done    bool           // the program exited; guarded by mu
+	holder  string         // guarded by mu
+	exit    map[string]any // how it ended: exit_code, or signal and signal_number; guarded by mu
 	// behind closes this many streams, after their history, as the real
 	// console closes a client that fell behind; guarded by mu.
 	behind int
@@ -49,12 +56,18 @@ func newFakeConsole() *fakeConsole { return &fakeConsole{sessions: map[string]*f
 // killed when the test ends.
 func (f *fakeConsole) start(t testing.TB, id, mode string, argv ...string) *fakeSession {
 	t.Helper()
+	return f.startSized(t, id, mode, 30, 100, argv...)
+}
+
+// startSized is start with a PTY of rows×cols.
+func (f *fakeConsole) startSized(t testing.TB, id, mode string, rows, cols int, argv ...string) *fakeSession {
+	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "PYTHONDONTWRITEBYTECODE=1")
-	s := &fakeSession{id: id, command: strings.Join(argv, " "), mode: mode, started: time.Now(), changed: make(chan struct{})}
+	s := &fakeSession{id: id, command: strings.Join(argv, " "), mode: mode, started: time.Now(), rows: rows, cols: cols, resized: make(chan [2]int, 16), changed: make(chan struct{})}
 	var wg sync.WaitGroup
 	if mode == "pty" {
-		tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 100})
+		tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,8 +89,13 @@ func (f *fakeConsole) start(t testing.TB, id, mode string, argv ...string) *fake
 	go func() {
 		wg.Wait()
 		_ = cmd.Wait()
+		exit := map[string]any{"exit_code": cmd.ProcessState.ExitCode()}
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			exit = map[string]any{"signal": sigs.Name(ws.Signal()), "signal_number": int(ws.Signal())}
+		}
 		s.mu.Lock()
 		s.done = true
+		s.exit = exit
 		s.notifyLocked()
 		s.mu.Unlock()
 		close(exited)
@@ -107,6 +125,22 @@ func (s *fakeSession) pump(ch byte, r io.Reader) {
 	}
 }
 
+// resizeCount is how many resize events clients sent and lastResize has
+// not taken yet.
+func (s *fakeSession) resizeCount() int { return len(s.resized) }
+
+// lastResize waits for a client's resize event.
+func (s *fakeSession) lastResize(t testing.TB) (rows, cols int) {
+	t.Helper()
+	select {
+	case r := <-s.resized:
+		return r[0], r[1]
+	case <-time.After(10 * time.Second):
+		t.Fatal("no resize event within 10s")
+		return 0, 0
+	}
+}
+
 func (s *fakeSession) notifyLocked() { close(s.changed); s.changed = make(chan struct{}) }
 
 func (s *fakeSession) object() map[string]any {
@@ -116,8 +150,12 @@ func (s *fakeSession) object() map[string]any {
 	if s.done {
 		state = "exited"
 	}
-	return map[string]any{"id": s.id, "state": state, "command": s.command, "host": "", "mode": s.mode,
+	o := map[string]any{"id": s.id, "state": state, "command": s.command, "host": "", "mode": s.mode,
 		"started": s.started, "age_s": int(time.Since(s.started).Seconds()), "holder": s.holder, "live": s.cast == ""}
+	for k, v := range s.exit {
+		o[k] = v
+	}
+	return o
 }
 
 func (f *fakeConsole) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -221,8 +259,18 @@ func (f *fakeConsole) stream(w http.ResponseWriter, r *http.Request) {
 				_, _ = s.in.Write(b)
 				continue
 			}
-			var m struct{ Type string }
+			var m struct {
+				Type       string
+				Rows, Cols int
+			}
 			_ = json.Unmarshal(b, &m)
+			if m.Type == "resize" {
+				select {
+				case s.resized <- [2]int{m.Rows, m.Cols}:
+				default:
+				}
+				continue
+			}
 			holder := map[string]string{"take": "web", "release": ""}
 			if h, ok := holder[m.Type]; ok {
 				s.mu.Lock()
@@ -233,7 +281,7 @@ func (f *fakeConsole) stream(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	// Like the real console: the state first, with the terminal's size.
-	_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"state","state":"running","rows":30,"cols":100,"holder":""}`))
+	_ = c.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(`{"type":"state","state":"running","rows":%d,"cols":%d,"holder":""}`, s.rows, s.cols)))
 	s.mu.Lock()
 	drop := s.behind > 0
 	s.behind--
@@ -244,7 +292,14 @@ func (f *fakeConsole) stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.relay(ctx, c, true); err == nil {
-		_ = c.Write(ctx, websocket.MessageText, []byte(`{"type":"exit","exit_code":0}`))
+		s.mu.Lock()
+		exit := map[string]any{"type": "exit"}
+		for k, v := range s.exit {
+			exit[k] = v
+		}
+		s.mu.Unlock()
+		ev, _ := json.Marshal(exit)
+		_ = c.Write(ctx, websocket.MessageText, ev)
 		_ = c.Close(websocket.StatusNormalClosure, "")
 	}
 }

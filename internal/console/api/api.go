@@ -18,10 +18,13 @@ type Session struct {
 	Holder   string    `json:"holder"` // who holds the keyboard: attach, web; "" agents may type
 	ExitCode *int      `json:"exit_code"`
 	Signal   string    `json:"signal,omitempty"`
-	Live     bool      `json:"live"` // run by this agentty (else a past session from the store)
-	Rows     int       `json:"rows,omitempty"`
-	Cols     int       `json:"cols,omitempty"`
-	Lines    int64     `json:"lines"`
+	// SignalNumber is Signal's number on the server's system, so a page
+	// can say "killed by SIGTERM (signal 15)" without a table of its own.
+	SignalNumber int   `json:"signal_number,omitempty"`
+	Live         bool  `json:"live"` // run by this agentty (else a past session from the store)
+	Rows         int   `json:"rows,omitempty"`
+	Cols         int   `json:"cols,omitempty"`
+	Lines        int64 `json:"lines"`
 }
 
 // Error is the body of every 4xx and 5xx answer.
@@ -40,13 +43,14 @@ const (
 
 // Event is a text message of the stream, in either direction.
 type Event struct {
-	Type     string `json:"type"` // state, resize, lease, exit, error; from clients resize, take, release
-	Rows     int    `json:"rows,omitempty"`
-	Cols     int    `json:"cols,omitempty"`
-	Holder   string `json:"holder"`
-	ExitCode *int   `json:"exit_code,omitempty"`
-	Signal   string `json:"signal,omitempty"`
-	Error    string `json:"error,omitempty"`
+	Type         string `json:"type"` // state, resize, lease, exit, error; from clients resize, take, release
+	Rows         int    `json:"rows,omitempty"`
+	Cols         int    `json:"cols,omitempty"`
+	Holder       string `json:"holder"`
+	ExitCode     *int   `json:"exit_code,omitempty"`
+	Signal       string `json:"signal,omitempty"`
+	SignalNumber int    `json:"signal_number,omitempty"` // exit only: as Session's
+	Error        string `json:"error,omitempty"`
 	// state only
 	ID    string `json:"id,omitempty"`
 	State string `json:"state,omitempty"`

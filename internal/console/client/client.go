@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -32,7 +33,8 @@ type Target struct {
 const SocketEnv = "AGENTTY_SOCKET"
 
 // SocketPath is where the user's daemon listens: $AGENTTY_SOCKET, else
-// $XDG_RUNTIME_DIR/agentty/agentty.sock, else (no absolute runtime
+// $XDG_RUNTIME_DIR/agentty/agentty.sock (on Windows
+// %LOCALAPPDATA%\agentty\agentty.sock), else (no absolute runtime
 // directory) agentty/run/agentty.sock in the state directory
 // ($XDG_STATE_HOME, else ~/.local/state). It mirrors the daemon's own
 // choice (internal/daemon.DefaultSocket), which this package cannot import:
@@ -41,7 +43,11 @@ func SocketPath() (string, error) {
 	if p := os.Getenv(SocketEnv); p != "" {
 		return p, nil
 	}
-	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+	runtimeDir := "XDG_RUNTIME_DIR"
+	if runtime.GOOS == "windows" {
+		runtimeDir = "LOCALAPPDATA"
+	}
+	if d := os.Getenv(runtimeDir); filepath.IsAbs(d) {
 		return filepath.Join(d, "agentty", "agentty.sock"), nil
 	}
 	state := os.Getenv("XDG_STATE_HOME")

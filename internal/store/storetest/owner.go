@@ -4,11 +4,7 @@ package storetest
 
 import (
 	"database/sql"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/agentty/agentty/internal/store"
@@ -28,20 +24,4 @@ func SetOwner(t testing.TB, dir, id string, pid int, start int64) {
 	if _, err := db.Exec(`UPDATE sessions SET owner_pid=?, owner_start=? WHERE id=?`, pid, start, id); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// ProcStart is field 22 of /proc/PID/stat: with the pid it names one
-// process, as the store records its owner.
-func ProcStart(t testing.TB, pid int) int64 {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	n, err := strconv.ParseInt(f[19], 10, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
 }

@@ -9,6 +9,10 @@
   const $ = (id) => document.getElementById(id);
   const enc = new TextEncoder();
   const CH_OUT = 1, CH_ERR = 2;
+  // The terminal's font: the size it takes when the session's columns fit,
+  // and the smallest it shrinks to before the box scrolls instead.
+  const FONT = 14, FONT_MIN = 9;
+  const LIST_KEY = 'agentty.list'; // localStorage: "collapsed" or absent
 
   let sessions = [];   // the last /v1/sessions answer
   let view = null;     // the open session's viewer, or null
@@ -34,6 +38,35 @@
     return Math.floor(s / 86400) + 'd ' + Math.floor(s % 86400 / 3600) + 'h';
   }
 
+  // stateText says how a session stands: "running", "exited 2",
+  // "killed by SIGTERM (signal 15)".
+  function stateText(s) {
+    if (s.signal) return 'killed by ' + s.signal + (s.signal_number ? ' (signal ' + s.signal_number + ')' : '');
+    if (s.state !== 'running' && s.exit_code != null) return s.state + ' ' + s.exit_code;
+    return s.state || '';
+  }
+
+  // The session list collapses to give the terminal the width; the
+  // choice is remembered in this browser.
+  function listCollapsed() {
+    try { return localStorage.getItem(LIST_KEY) === 'collapsed'; } catch (e) { return false; }
+  }
+
+  function showList(show) {
+    try {
+      if (show) localStorage.removeItem(LIST_KEY); else localStorage.setItem(LIST_KEY, 'collapsed');
+    } catch (e) { /* storage off: the choice lasts this page */ }
+    layoutSide(show);
+  }
+
+  function layoutSide(show) {
+    $('list-pane').hidden = !show;
+    $('side').hidden = !show && $('results').hidden;
+    const b = $('list-toggle');
+    b.textContent = show ? 'Hide sessions' : 'Sessions (' + sessions.length + ')';
+    b.setAttribute('aria-expanded', String(show));
+  }
+
   function cell(tr, text, cls) {
     const td = document.createElement('td');
     td.textContent = text == null ? '' : String(text);
@@ -55,15 +88,16 @@
       tr.dataset.id = s.id;
       if (view && view.id === s.id) tr.className = 'open';
       cell(tr, s.id);
-      cell(tr, s.state + (s.exit_code != null && s.state !== 'running' ? ' (' + s.exit_code + ')' : ''), 'state-' + s.state);
+      cell(tr, stateText(s), 'state state-' + s.state);
       cell(tr, s.command, 'cmd').title = s.command || '';
-      cell(tr, s.host || 'local');
-      cell(tr, age(s.age_s));
+      cell(tr, s.host || 'local', 'host');
+      cell(tr, age(s.age_s), 'age');
       cell(tr, s.holder || '');
       tr.addEventListener('click', () => open(s.id));
       body.appendChild(tr);
     }
     $('empty').hidden = sessions.length > 0;
+    layoutSide(!$('list-pane').hidden);
     if (view) view.info(sessions.find((s) => s.id === view.id));
   }
 
@@ -73,6 +107,8 @@
     location.hash = 's=' + encodeURIComponent(id);
     view = new Viewer(s);
     for (const tr of $('sessions').tBodies[0].rows) tr.classList.toggle('open', tr.dataset.id === id);
+    // On a narrow screen the view sits below the list: bring it up.
+    if ($('view').getBoundingClientRect().top > innerHeight / 2) $('view').scrollIntoView();
   }
 
   // Viewer shows one session: live over the WebSocket stream while the
@@ -98,10 +134,14 @@
       if (this.pipe) {
         this.decoders = { [CH_OUT]: new TextDecoder(), [CH_ERR]: new TextDecoder() };
       } else {
-        this.term = new Terminal({ disableStdin: true, scrollback: 10000, fontSize: 14, cursorBlink: false });
-        this.fit = new FitAddon.FitAddon();
-        this.term.loadAddon(this.fit);
+        this.term = new Terminal({ disableStdin: true, scrollback: 10000, fontSize: FONT, cursorBlink: false });
         this.term.open($('term'));
+        this.term.onResize(() => this.fitFont());
+        this.paneWidth = 0;
+        this.watchPane = new ResizeObserver(() => {
+          if ($('view').clientWidth !== this.paneWidth) this.fitFont();
+        });
+        this.watchPane.observe($('view'));
         this.term.onData((d) => this.key(enc.encode(d)));
         this.term.onBinary((d) => this.key(Uint8Array.from(d, (c) => c.charCodeAt(0))));
         $('term').onkeydown = () => {
@@ -115,7 +155,7 @@
     info(s) {
       if (!s) return;
       this.live = s.live !== false;
-      $('view-state').textContent = s.state + (s.host ? ' on ' + s.host : '');
+      $('view-state').textContent = stateText(s) + (s.host ? ' on ' + s.host : '');
       this.showHolder(s.holder || '');
     }
 
@@ -129,7 +169,7 @@
       const canType = !this.pipe && this.live && !this.exited && !this.ended;
       $('take').hidden = !canType || this.holding;
       $('release').hidden = !canType || !this.holding;
-      $('fit').hidden = !canType || !this.holding;
+      $('fit').hidden = !canType;
       $('replay').hidden = this.live !== false || this.pipe;
       $('kill').hidden = !this.live || this.exited || this.ended;
       if (this.term) this.term.options.disableStdin = !this.holding;
@@ -215,13 +255,15 @@
           break;
         case 'exit':
           this.exited = true;
-          $('view-note').textContent = 'exited' + (ev.exit_code != null ? ' with code ' + ev.exit_code : '') + (ev.signal ? ' (' + ev.signal + ')' : '');
+          $('view-note').textContent = $('view-state').textContent =
+            stateText({ state: 'exited', exit_code: ev.exit_code, signal: ev.signal, signal_number: ev.signal_number });
           this.holding = false;
           this.buttons();
           break;
         case 'state':
           // The first message: the session's state, size and holder.
-          if (ev.state) $('view-state').textContent = ev.state;
+          // The list's entry knows the exit code or signal; the event not.
+          if (ev.state) $('view-state').textContent = stateText(Object.assign({}, sessions.find((x) => x.id === this.id), { state: ev.state }));
           if (this.term && ev.rows > 0 && ev.cols > 0) this.term.resize(ev.cols, ev.rows);
           this.showHolder(ev.holder || '');
           break;
@@ -251,9 +293,34 @@
       this.buttons();
     }
 
+    // fitFont scales the terminal's font so that all the session's columns
+    // fit the pane, from FONT down to FONT_MIN; a terminal still wider
+    // scrolls in its box. The session's size is left alone.
+    fitFont() {
+      const t = this.term, screen = $('term').querySelector('.xterm-screen');
+      if (!t || !screen || this.closed) return;
+      this.paneWidth = $('view').clientWidth;
+      const room = this.paneWidth - ($('term').offsetWidth - $('term').clientWidth) - 8; // less the box's border, scrollbar and padding
+      const width = () => screen.getBoundingClientRect().width;
+      let size = t.options.fontSize;
+      // A cell's width grows with the font, not exactly in proportion
+      // (rounding to device pixels): estimate, then step down to a fit.
+      let want = Math.max(FONT_MIN, Math.min(FONT, Math.floor(size * room / width() * 4) / 4));
+      if (want !== size) t.options.fontSize = size = want;
+      while (width() > room && size > FONT_MIN) t.options.fontSize = size = Math.max(FONT_MIN, size - 0.25);
+    }
+
+    // fitSession resizes the session's terminal, the agent's too, to what
+    // the pane holds at the full font: a person's explicit choice.
     fitSession() {
-      const d = this.fit.proposeDimensions();
-      if (d && d.rows > 0 && d.cols > 0) this.send({ type: 'resize', rows: d.rows, cols: d.cols });
+      const t = this.term, screen = $('term').querySelector('.xterm-screen');
+      if (!t || !screen) return;
+      const r = screen.getBoundingClientRect(), scale = FONT / t.options.fontSize;
+      const cellW = r.width / t.cols * scale, cellH = r.height / t.rows * scale;
+      const room = $('view').clientWidth - ($('term').offsetWidth - $('term').clientWidth) - 8;
+      const cols = Math.floor(room / cellW);
+      const rows = Math.max(5, Math.floor((innerHeight - $('term').getBoundingClientRect().top - 40) / cellH));
+      if (rows > 0 && cols > 0) this.send({ type: 'resize', rows: rows, cols: cols });
     }
 
     // transcript shows a session the server no longer holds, from the
@@ -308,6 +375,7 @@
     close() {
       this.closed = true;
       if (this.ws) this.ws.close();
+      if (this.watchPane) this.watchPane.disconnect();
       if (this.term) this.term.dispose();
       $('view').hidden = true;
     }
@@ -321,7 +389,10 @@
     if ($('q-here').checked && view) url += '&session_id=' + encodeURIComponent(view.id);
     const list = $('results-list');
     list.textContent = '';
+    $('results-info').textContent = 'searching…';
     $('results').hidden = false;
+    layoutSide(!$('list-pane').hidden);
+    $('results').scrollIntoView({ block: 'nearest' });
     try {
       const r = await (await api(url)).json();
       const matches = Array.isArray(r) ? r : (r.matches || []);
@@ -351,14 +422,20 @@
   $('replay').addEventListener('click', () => view && view.cast && view.play(4));
   $('kill').addEventListener('click', kill);
   $('search').addEventListener('submit', search);
-  $('results-close').addEventListener('click', () => { $('results').hidden = true; });
+  $('results-close').addEventListener('click', () => { $('results').hidden = true; layoutSide(!$('list-pane').hidden); });
+  $('list-toggle').addEventListener('click', () => showList($('list-pane').hidden));
+  layoutSide(!listCollapsed());
 
   // For tests and the benchmark: the open viewer, and a way to open one.
   window.agentty = { open: open, view: () => view, refresh: refresh };
 
-  refresh().then(() => {
+  // #s=ID opens that session: at load, and when the address changes
+  // (back, forward, a pasted link).
+  const openHash = () => {
     const m = /^#s=(.+)$/.exec(location.hash);
-    if (m) open(decodeURIComponent(m[1]));
-  });
+    if (m && !(view && view.id === decodeURIComponent(m[1]))) open(decodeURIComponent(m[1]));
+  };
+  refresh().then(openHash);
+  window.addEventListener('hashchange', openHash);
   setInterval(refresh, 2000);
 })();

@@ -19,8 +19,8 @@ import (
 // ChromiumEnv names a Chromium binary to use instead of the one on PATH.
 const ChromiumEnv = "AGENTTY_TEST_CHROMIUM"
 
-// ArtifactsEnv names a directory that screenshots are also copied to, so
-// they outlive the test's temporary directory.
+// ArtifactsEnv names the directory screenshots are saved in; unset, they
+// go to testdata/artifacts in the test's package (ignored by git).
 const ArtifactsEnv = "AGENTTY_TEST_ARTIFACTS"
 
 // Chromium finds the browser: $AGENTTY_TEST_CHROMIUM, else Debian's
@@ -100,28 +100,30 @@ func WaitJS(t testing.TB, ctx context.Context, timeout time.Duration, expr, show
 	}
 }
 
-// Screenshot saves a PNG of the whole page as name in the test's
-// temporary directory, logs the path, and copies it to
-// $AGENTTY_TEST_ARTIFACTS when that is set.
+// Screenshot saves a PNG of the whole page as name in the artifacts
+// directory ($AGENTTY_TEST_ARTIFACTS, else testdata/artifacts), so it
+// outlives the test, and logs its path.
 func Screenshot(t testing.TB, ctx context.Context, name string) string {
 	t.Helper()
 	var png []byte
 	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 100)); err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, png, 0o644); err != nil {
+	dir := os.Getenv(ArtifactsEnv)
+	if dir == "" {
+		dir = filepath.Join("testdata", "artifacts")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("artifacts directory: %v", err)
+	}
+	path, err := filepath.Abs(filepath.Join(dir, name))
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("screenshot: %s (%d bytes)", path, len(png))
-	if dir := os.Getenv(ArtifactsEnv); dir != "" {
-		keep := filepath.Join(dir, name)
-		if err := os.WriteFile(keep, png, 0o644); err != nil {
-			t.Errorf("copy screenshot to $%s: %v", ArtifactsEnv, err)
-		} else {
-			t.Logf("screenshot kept: %s", keep)
-		}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatalf("screenshot: %v", err)
 	}
+	t.Logf("screenshot: %s (%d bytes)", path, len(png))
 	return path
 }
 

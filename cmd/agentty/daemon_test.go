@@ -106,10 +106,21 @@ func TestDaemon_ClientDirectory(t *testing.T) {
 
 func TestDaemon_KillDaemonLeavesNoChild(t *testing.T) {
 	t.Parallel()
-	h := newDaemonHome(t)
+	for _, te := range treeEnvs {
+		t.Run(te.name, func(t *testing.T) {
+			t.Parallel()
+			h := newDaemonHome(t)
+			// The daemon serve starts inherits the strategies.
+			h.env = append(h.env, te.env...)
+			killDaemonLeavesNoChild(t, h, te.start)
+		})
+	}
+}
+
+func killDaemonLeavesNoChild(t *testing.T, h *daemonHome, start func(*server, string) (string, string)) {
 	s := h.serve(t, nil)
-	_, ptyTag := s.startTree("pty")
-	_, pipeTag := s.startTree("pipe")
+	_, ptyTag := start(s, "pty")
+	_, pipeTag := start(s, "pipe")
 	pid := h.status(t).PID
 	guard := waitGuard(t, pid)
 	s.killed = true // its daemon is gone: serve ends with an error

@@ -69,32 +69,44 @@ func TestServe_KillLeavesNoChild(t *testing.T) {
 			}
 		}},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			s := startServer(t)
-			_, ptyTag := s.startTree("pty")
-			_, pipeTag := s.startTree("pipe")
-			guard := waitGuard(t, s.cmd.Process.Pid)
-			tc.stop(t, s)
-			waitTagged(t, ptyTag, 0, goneWithin)
-			waitTagged(t, pipeTag, 0, goneWithin)
-			deadline := time.Now().Add(goneWithin)
-			for delay := time.Millisecond; !isZombie(guard); delay = min(delay*2, 50*time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("guard %d still alive %v after the server ended", guard, goneWithin)
+	for _, te := range treeEnvs {
+		for _, tc := range cases {
+			t.Run(te.name+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				s := startServerWith(t, withEnv(te.env))
+				_, ptyTag := te.start(s, "pty")
+				_, pipeTag := te.start(s, "pipe")
+				guard := waitGuard(t, s.cmd.Process.Pid)
+				tc.stop(t, s)
+				waitTagged(t, ptyTag, 0, goneWithin)
+				waitTagged(t, pipeTag, 0, goneWithin)
+				deadline := time.Now().Add(goneWithin)
+				for delay := time.Millisecond; !isZombie(guard); delay = min(delay*2, 50*time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatalf("guard %d still alive %v after the server ended", guard, goneWithin)
+					}
+					time.Sleep(delay) // bounded poll: no event tells us a non-child exited
 				}
-				time.Sleep(delay) // bounded poll: no event tells us a non-child exited
-			}
-		})
+			})
+		}
 	}
 }
 
 func TestServe_TerminateTree(t *testing.T) {
 	t.Parallel()
-	s := startServer(t)
+	for _, te := range treeEnvs {
+		t.Run(te.name, func(t *testing.T) {
+			t.Parallel()
+			terminateTrees(t, startServerWith(t, withEnv(te.env)), te.start)
+		})
+	}
+}
+
+// terminateTrees ends a tree of each mode, started by start, with
+// terminate_process.
+func terminateTrees(t *testing.T, s *server, start func(*server, string) (string, string)) {
 	for _, mode := range []string{"pty", "pipe"} {
-		id, tag := s.startTree(mode)
+		id, tag := start(s, mode)
 		var first infoResult
 		s.call("terminate_process", map[string]any{"session_id": id, "grace_ms": 2000}, &first)
 		if first.State != "exited" || first.Signal != "SIGTERM" || first.ExitCode != nil {

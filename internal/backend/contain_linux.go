@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentty/agentty/internal/cgroup"
 	"github.com/agentty/agentty/internal/contain"
+	"github.com/agentty/agentty/internal/platform"
 	"github.com/agentty/agentty/internal/proctree"
 	"github.com/agentty/agentty/internal/sandbox"
 )
@@ -44,6 +45,11 @@ func startContained(cmd *exec.Cmd, spec Spec, start func(func())) (*box, *kept, 
 	// As from a terminal: SIGHUP and SIGINT at their defaults, whatever
 	// agentty was started with.
 	proctree.ChildDefaults()
+	if platform.Current().Tree {
+		// As on macOS: no keeper, whose subreaper would hold the tree;
+		// a Tracker follows it (localTree.setRoot).
+		spec.Keeper = nil
+	}
 	var k *kept
 	run := func() error {
 		if len(spec.Keeper) == 0 {
@@ -314,5 +320,9 @@ func (t *localTree) Containment() contain.Report {
 		r = t.box.snapshot()
 	}
 	r.Keeper = t.kept != nil
+	r.Tracked = t.tracker != nil
+	if t.tracker != nil && r.Usage == nil {
+		r.Usage = &contain.Usage{MemoryCurrent: -1, MemoryPeak: -1, CPUUsec: -1, Processes: t.tracker.Len(), OOMKills: -1}
+	}
 	return r
 }

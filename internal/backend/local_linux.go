@@ -3,47 +3,21 @@ package backend
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"os/exec"
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
-	"github.com/agentty/agentty/internal/inputwait"
-	"github.com/agentty/agentty/internal/ports"
+	"github.com/agentty/agentty/internal/platform"
 	"github.com/agentty/agentty/internal/proctree"
 )
 
-// localTree is what PTY and pipe processes share: a root on this machine
-// that leads its own process group, and the marker its tree inherits, so
-// proctree can end the whole tree.
-type localTree struct {
-	pid    int    // the program's
-	marker string // Spec.Marker
-	box    *box   // nil: no containment configured (see contain_linux.go)
-	// Exactly one of proc (the program, our child) and kept (its keeper,
-	// see keeper_linux.go) is set.
-	proc *os.Process
-	kept *kept
-	// ports keeps the last scan of listening sockets (see listening_linux.go).
-	ports ports.Scanner
-	// probe keeps the /proc files of the input-wait probe open between
-	// probes; closed once the root has exited (Wait) or at Close.
-	probe inputwait.Inspector
-}
-
-func (t *localTree) PID() int     { return t.pid }
-func (t *localTree) Host() string { return "" }
-
-// Signal sends sig to the root's process group, as the terminal driver
-// would for a control key.
-func (t *localTree) Signal(sig syscall.Signal) error {
-	if err := unix.Kill(-t.pid, sig); err != nil && !errors.Is(err, unix.ESRCH) {
-		return fmt.Errorf("signal %v to process group %d: %w", sig, t.pid, err)
+// setDeathSignal gives a session root its parent-death signal: none where the
+// guard watches agentty's pid instead (platform Guard), as on macOS,
+// which has no such signal.
+func setDeathSignal(a *syscall.SysProcAttr) {
+	if !platform.Current().Guard {
+		a.Pdeathsig = syscall.SIGKILL
 	}
-	return nil
 }
 
 // Terminate ends the tree: with a cgroup, everything in it (cgroup.kill);
@@ -52,6 +26,10 @@ func (t *localTree) Signal(sig syscall.Signal) error {
 func (t *localTree) Terminate(ctx context.Context, grace time.Duration) error {
 	if t.box != nil && t.box.group != nil {
 		return t.box.terminate(ctx, t.pid, grace)
+	}
+	if t.tracker != nil {
+		_, err := proctree.TerminateTracked(ctx, t.tracker, t.pid, t.marker, grace)
+		return err
 	}
 	if t.kept == nil {
 		_, err := proctree.Terminate(ctx, t.pid, t.marker, grace)
@@ -76,6 +54,11 @@ func (t *localTree) setRoot(cmd *exec.Cmd, k *kept) {
 	}
 	t.proc = cmd.Process
 	t.pid = cmd.Process.Pid
+	if platform.Current().Tree && (t.box == nil || t.box.group == nil) {
+		// A root that already exited leaves the tree to the marker and
+		// process-group searches.
+		t.tracker, _ = proctree.Track(t.pid)
+	}
 }
 
 // waitRoot waits for the program's exit, reaping it when it is our child.

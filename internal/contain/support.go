@@ -17,6 +17,7 @@ type Support struct {
 	NetNS        bool     // a private network namespace can be made
 	NetNSNote    string   // why not
 	Rlimits      bool     // setrlimit applies (always on Linux)
+	Platform     string   // the portable strategies in use, "" for none (internal/platform)
 }
 
 // UnavailableError refuses a start whose profile needs what the kernel
@@ -74,13 +75,17 @@ type Report struct {
 	Cgroup  string   // the session's group directory
 	Sandbox []string // what is applied: "landlock:readonly", "netns", "no_new_privs", "rlimits"
 	Limits  Limits
-	// Usage, with a cgroup: nil without one.
+	// Usage, with a cgroup: nil without one; where a Tracker follows the
+	// tree (platform Tree), only Processes is known.
 	Usage *Usage
 	// EndedBy names the limit that ended the session (EndedBy*), "" if none.
 	EndedBy string
 	// Keeper: without a cgroup, a keeper process holds the tree, so its
 	// membership is exact too (backend, keeper_linux.go).
 	Keeper bool
+	// Tracked: without a cgroup or a keeper, a tracker follows the tree by
+	// ancestry (macOS; Linux with AGENTTY_PORTABLE=tree).
+	Tracked bool
 }
 
 // Usage is what a contained session used; -1 where unknown.

@@ -88,7 +88,7 @@ func containmentPolicy(p contain.Profile, s contain.Support) *ContainmentPolicy 
 	if out.Kernel.Controllers == nil {
 		out.Kernel.Controllers = []string{}
 	}
-	for _, n := range []string{s.CgroupReason, s.LandlockNote, s.NetNSNote} {
+	for _, n := range []string{s.CgroupReason, s.LandlockNote, s.NetNSNote, s.Platform} {
 		if n != "" {
 			out.Kernel.Notes = append(out.Kernel.Notes, n)
 		}

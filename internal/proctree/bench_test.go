@@ -2,7 +2,13 @@
 
 package proctree
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
 
 // BenchmarkDescendants measures the per-call cost of finding a small marked
 // tree; the marker scan reads every process's environment, so it grows with
@@ -30,4 +36,30 @@ func BenchmarkSpawnerDo(b *testing.B) {
 	for b.Loop() {
 		sp.Do(func() {})
 	}
+}
+
+// BenchmarkListProcs is one pass of the portable tree's clock
+// (trackEvery): every process's stat. It reports the CPU time a pass takes
+// (cpu-ns/op, which a loaded machine does not inflate as it does wall
+// time) and how many processes there were.
+func BenchmarkListProcs(b *testing.B) {
+	var l procLister
+	var n int
+	cpu := func() time.Duration {
+		var ru unix.Rusage
+		_ = unix.Getrusage(unix.RUSAGE_THREAD, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := cpu()
+	for b.Loop() {
+		procs, err := l.list()
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(procs)
+	}
+	b.ReportMetric(float64(cpu()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(n), "procs")
 }

@@ -5,7 +5,7 @@ package proctree
 import (
 	"fmt"
 	"os"
-	"strings"
+	"slices"
 )
 
 // Descendants returns the live (non-zombie) processes below root: its
@@ -33,9 +33,15 @@ func Descendants(root int, marker string) ([]Proc, error) {
 }
 
 func descendants(parent, root int, marker string, prot protected) ([]Proc, error) {
-	var roots []int
+	return descendantsWith(parent, root, marker, prot, nil)
+}
+
+// descendantsWith is descendants with more roots, known to be the
+// session's (a Tracker's live members).
+func descendantsWith(parent, root int, marker string, prot protected, more []int) ([]Proc, error) {
+	roots := slices.Clone(more)
 	if trustRoot(parent, root, marker) {
-		roots = []int{root}
+		roots = append(roots, root)
 	}
 	var match func([]byte) bool
 	if marker != "" {
@@ -47,21 +53,6 @@ func descendants(parent, root int, marker string, prot protected) ([]Proc, error
 		return nil, fmt.Errorf("proctree: descendants of %d: %w", root, err)
 	}
 	return procs, nil
-}
-
-func checkRoot(root int, prot protected) error {
-	if root < 0 || (root > 0 && prot.pids[root]) {
-		return fmt.Errorf("%w: %d", ErrBadRoot, root)
-	}
-	return nil
-}
-
-// markerEntry turns a marker into the exact environment entry to match.
-func markerEntry(marker string) string {
-	if strings.Contains(marker, "=") {
-		return marker
-	}
-	return EnvKey + "=" + marker
 }
 
 // trustRoot reports whether root's tree belongs to the session: root is

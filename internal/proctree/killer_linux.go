@@ -10,12 +10,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// procKey names one process instance; a pid alone may be recycled.
-type procKey struct {
-	pid   int
-	start uint64
-}
-
 // killer signals processes through pidfds, which pin the exact process
 // instance so a recycled pid is never hit, and waits for them by polling the
 // pidfds, which turn readable when the process exits. It owns the pidfds it

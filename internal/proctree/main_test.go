@@ -38,6 +38,8 @@ func TestMain(m *testing.M) {
 		os.Exit(reaperChild(mode == "reaper"))
 	case "fakeparent":
 		os.Exit(fakeParent())
+	case "fakeparent-portable":
+		os.Exit(fakeParentPortable())
 	case "childdefaults", "childdefaults-off":
 		os.Exit(childDefaultsChild(mode == "childdefaults"))
 	default:

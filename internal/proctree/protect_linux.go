@@ -7,14 +7,6 @@ import (
 	"syscall"
 )
 
-// protected lists pids and process groups that must never be signalled:
-// 0, -1 semantics and init, agentty itself, its ancestors and their groups.
-// Signalling any of them would take down agentty or the user's shell rather
-// than one session.
-type protected struct {
-	pids, pgids map[int]bool
-}
-
 // maxAncestors bounds the ancestor walk against a corrupted or cyclic view.
 const maxAncestors = 64
 
@@ -41,9 +33,4 @@ func protectSelf() protected {
 		pid = st.PPID
 	}
 	return p
-}
-
-// groupOK reports whether signalling process group pgid is allowed.
-func (p protected) groupOK(pgid int) bool {
-	return pgid > 1 && !p.pgids[pgid] && !p.pids[pgid]
 }

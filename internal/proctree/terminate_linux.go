@@ -11,15 +11,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// killWait bounds how long Terminate keeps re-scanning and SIGKILLing after
-// the grace period; SIGKILL cannot be caught, so only uninterruptible sleep
-// (D state) or a fork race can make it last this long.
-const killWait = 5 * time.Second
-
-// retryPause spaces out kill rounds when nothing could be pinned to wait on,
-// so a process that keeps reappearing does not turn the loop into a spin.
-const retryPause = 10 * time.Millisecond
-
 // Terminate ends the tree under root (see Descendants for what belongs to
 // it). It sends SIGTERM, then SIGCONT for stopped ones, to every process
 // group found — root's and each descendant's, never agentty's own or its
@@ -40,6 +31,17 @@ func Terminate(ctx context.Context, root int, marker string, grace time.Duration
 // session's keeper's) rather than this process's: the root is trusted, as
 // a child of ours is, while parent is its parent.
 func TerminateUnder(ctx context.Context, parent, root int, marker string, grace time.Duration) (int, error) {
+	return terminate(ctx, parent, root, marker, grace, nil)
+}
+
+// TerminateTracked is Terminate for a tree that tr follows (root is tr's):
+// its members, however they left the tree, are ended with it, and each
+// search for what is left rescans them first.
+func TerminateTracked(ctx context.Context, tr *Tracker, root int, marker string, grace time.Duration) (int, error) {
+	return terminate(ctx, os.Getpid(), root, marker, grace, tr)
+}
+
+func terminate(ctx context.Context, parent, root int, marker string, grace time.Duration, tr *Tracker) (int, error) {
 	prot := protectSelf()
 	if err := checkRoot(root, prot); err != nil {
 		return 0, err
@@ -47,7 +49,12 @@ func TerminateUnder(ctx context.Context, parent, root int, marker string, grace 
 	k := newKiller(prot)
 	defer k.close()
 	find := func() ([]Proc, []int, error) {
-		procs, err := descendants(parent, root, marker, prot)
+		var tracked []int
+		if tr != nil {
+			_ = tr.Rescan() // on error, the members as last seen
+			tracked = liveTracked(tr.memberMap())
+		}
+		procs, err := descendantsWith(parent, root, marker, prot, tracked)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -103,12 +110,5 @@ func TerminateUnder(ctx context.Context, parent, root int, marker string, grace 
 		} else {
 			pause(min(retryPause, time.Until(deadline)))
 		}
-	}
-}
-
-func pause(d time.Duration) {
-	if d > 0 {
-		t := time.NewTimer(d)
-		<-t.C
 	}
 }

@@ -293,10 +293,11 @@ func supervise(ctx context.Context, p backend.Process, o Options) (ex backend.Ex
 		cancel()
 	}()
 	ex, err = p.Wait()
-	if c := p.Containment(); c.Kind == contain.KindCgroup || c.Keeper {
-		// The run has its own cgroup or keeper: whatever it left behind
-		// (a daemon, a `setsid` child) ends with it, by one cgroup.kill
-		// or the keeper's kill of its tree.
+	if c := p.Containment(); c.Kind == contain.KindCgroup || c.Keeper || c.Tracked {
+		// The run has its own cgroup, keeper or tracker: whatever it left
+		// behind (a daemon, a `setsid` child) ends with it, by one
+		// cgroup.kill, the keeper's kill of its tree or the tracked
+		// members' kill.
 		tctx, cancel := context.WithTimeout(context.Background(), killWait)
 		if terr := p.Terminate(tctx, 0); terr != nil && err == nil {
 			err = fmt.Errorf("end what the run left behind: %w", terr)

@@ -114,9 +114,13 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	restoreGC := holdGCForStart()
-	// Orphans of our sessions are reparented to us, stay findable, and are reaped here.
-	if err := proctree.SetSubreaper(); err != nil {
-		log.Warn("cannot become child subreaper; orphans go to init", "err", err)
+	// Orphans of our sessions are reparented to us, stay findable, and are
+	// reaped here; not where trees are tracked by ancestry, as on macOS,
+	// which has no subreaper.
+	if !platform.Current().Tree {
+		if err := proctree.SetSubreaper(); err != nil {
+			log.Warn("cannot become child subreaper; orphans go to init", "err", err)
+		}
 	}
 	var sshOpts SSHOptions
 	if cfg.SSH != nil {

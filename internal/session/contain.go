@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"github.com/agentty/agentty/internal/backend"
 	"github.com/agentty/agentty/internal/cgroup"
 	"github.com/agentty/agentty/internal/contain"
+	"github.com/agentty/agentty/internal/platform"
 	"github.com/agentty/agentty/internal/sandbox"
 	"github.com/agentty/agentty/internal/systemd"
 )
@@ -46,7 +48,17 @@ func (m *Manager) containSetup() *containment {
 	c.once.Do(func() {
 		defer c.ready.Store(true)
 		sandbox.Detect(&c.support)
+		if s := platform.Current(); s.Any() {
+			c.support.Platform = "portable strategies: " + s.String()
+			if runtime.GOOS == "linux" {
+				c.support.Platform += " (" + platform.Env + ")"
+			}
+		}
 		cc := m.cfg.Contain
+		if platform.Current().Tree {
+			c.support.CgroupReason = "sessions are tracked by ancestry, as macOS must: no cgroup, no keeper"
+			return
+		}
 		if cc == nil || !cc.Cgroups {
 			c.support.CgroupReason = "cgroups are off in the configuration"
 			return

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package proctree
 
@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentty/agentty/internal/cgroup"
 	"github.com/agentty/agentty/internal/exemap"
+	"github.com/agentty/agentty/internal/platform"
 )
 
 const (
@@ -52,9 +53,17 @@ func RunGuard() int {
 		fmt.Fprintf(os.Stderr, "proctree: guard: report ready: %v\n", err)
 	}
 	var once sync.Once
+	var mu sync.Mutex
+	var fed feedReader // guarded by mu
 	code := 0
 	finish := func() int {
-		once.Do(func() { code = sweepInstance(instance, prot) })
+		once.Do(func() {
+			mu.Lock()
+			tracked := fed.members
+			fed.members = nil // later lines must not race the sweep's read
+			mu.Unlock()
+			code = sweepInstance(instance, prot, tracked)
+		})
 		return code
 	}
 	go func() {
@@ -62,6 +71,9 @@ func RunGuard() int {
 		<-term
 		os.Exit(finish())
 	}()
+	if platform.Current().Guard {
+		watchParent(finish)
+	}
 	// The guard now waits for hours on one read. The binary's pages its
 	// start mapped (13 of its 15 MiB RSS) need not stay in its address
 	// space, and what comes back is only what runs after the trim: each
@@ -72,36 +84,45 @@ func RunGuard() int {
 	buf := make([]byte, 64)
 	_, _ = exemap.Trim()
 	for {
-		if _, err := os.Stdin.Read(buf); err != nil {
+		n, err := os.Stdin.Read(buf)
+		if n > 0 {
+			mu.Lock()
+			fed.take(buf[:n])
+			mu.Unlock()
+		}
+		if err != nil {
 			return finish()
 		}
 	}
 }
 
-// sweepInstance kills everything of the instance and returns the guard's
-// exit code: 1 when marked processes survived.
-func sweepInstance(instance string, prot protected) int {
+// sweepInstance kills everything of the instance and what the trackers fed
+// it (tracked: pid → start time), and returns the guard's exit code: 1
+// when some survived.
+func sweepInstance(instance string, prot protected, tracked map[int]uint64) int {
 	// The sessions' cgroups first: cgroup.kill also ends processes that
 	// cleared their marker, and the groups are removed.
 	if err := cgroup.Sweep(cgroup.ParentName(instance), sweepBudget); err != nil {
 		fmt.Fprintf(os.Stderr, "proctree: guard: cgroups: %v\n", err)
 	}
-	if left := sweep(EnvKey+"="+instance+"/", prot); left > 0 {
+	if left := sweep(EnvKey+"="+instance+"/", prot, tracked); left > 0 {
 		fmt.Fprintf(os.Stderr, "proctree: guard: %d marked processes survived\n", left)
 		return 1
 	}
 	return 0
 }
 
-// sweep SIGKILLs every process marked with prefix and its descendants until
-// none is left or the bounds run out, and returns how many remain.
-func sweep(prefix string, prot protected) int {
+// sweep SIGKILLs every process marked with prefix or tracked, and their
+// descendants, until none is left or the bounds run out, and returns how
+// many remain.
+func sweep(prefix string, prot protected, tracked map[int]uint64) int {
 	match := func(env []byte) bool { return envHasPrefix(env, prefix) }
+	find := func() ([]Proc, error) { return collect(liveTracked(tracked), match, prot) }
 	k := newKiller(prot)
 	defer k.close()
 	deadline := time.Now().Add(sweepBudget)
 	for range sweepRounds {
-		procs, err := collect(nil, match, prot)
+		procs, err := find()
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "proctree: guard: %v\n", err)
 		}
@@ -118,6 +139,6 @@ func sweep(prefix string, prot protected) int {
 			pause(min(retryPause, time.Until(deadline)))
 		}
 	}
-	procs, _ := collect(nil, match, prot)
+	procs, _ := find()
 	return len(procs)
 }

@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package backend
 
 import (
@@ -59,7 +61,7 @@ func StartPTY(spec Spec, start func(func()), sink Sink) (Process, error) {
 		master.Close()
 		return nil, fmt.Errorf("stat pty slave: %w", err)
 	}
-	p.rdev = st.Rdev
+	p.rdev = uint64(st.Rdev) // int32 on macOS
 	ws := &unix.Winsize{Row: uint16(spec.Rows), Col: uint16(spec.Cols)}
 	if err := unix.IoctlSetWinsize(int(tty.Fd()), unix.TIOCSWINSZ, ws); err != nil {
 		master.Close()
@@ -70,9 +72,9 @@ func StartPTY(spec Spec, start func(func()), sink Sink) (Process, error) {
 		Stdin: tty, Stdout: tty, Stderr: tty,
 		SysProcAttr: &syscall.SysProcAttr{
 			Setsid: true, Setctty: true, Ctty: 0,
-			Pdeathsig: syscall.SIGKILL,
 		},
 	}
+	setDeathSignal(p.cmd.SysProcAttr)
 	var k *kept
 	p.box, k, err = startContained(p.cmd, spec, start)
 	if err != nil {
@@ -90,6 +92,16 @@ func StartPTY(spec Spec, start func(func()), sink Sink) (Process, error) {
 
 // pollable returns a non-blocking duplicate of f registered with the
 // netpoller and closes f.
+//
+// On macOS that poller is kqueue, and golang/go#22099 (open) reports a
+// read of a /dev/ptmx master spinning at 100% CPU there when Go opened it
+// and could not make it non-blocking; creack/pty has opened it raw since.
+// This is chosen over a blocking reader thread per session so that write
+// deadlines, Close waking the pump and Quiet work alike on both systems: a
+// master XNU will not make non-blocking fails the start here with a clear
+// error rather than spin. Compiled for darwin, not run there; should
+// kqueue misreport the master, the way out is a blocking read loop in the
+// pump.
 func pollable(f *os.File) (*os.File, error) {
 	defer f.Close()
 	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
@@ -179,6 +191,7 @@ func (p *ptyProcess) Close() error {
 			<-p.pump.done
 		}
 		p.box.release()
+		p.untrack()
 	})
 	return nil
 }

@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package backend
 
 import (
@@ -135,8 +137,7 @@ func (p *pump) collect() {
 	p.mu.Lock()
 	held := int64(ttySlack) // when the kernel cannot say
 	cerr := p.rc.Control(func(fd uintptr) {
-		// TIOCINQ is FIONREAD: queued bytes, of a pipe or a terminal.
-		if n, err := unix.IoctlGetInt(int(fd), unix.TIOCINQ); err == nil {
+		if n, err := unix.IoctlGetInt(int(fd), fionread); err == nil {
 			held = int64(n)
 		}
 	})

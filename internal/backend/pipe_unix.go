@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package backend
 
 import (
@@ -67,8 +69,9 @@ func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
 	p.cmd = &exec.Cmd{
 		Path: spec.Path, Args: spec.Argv, Dir: spec.Dir, Env: spec.Env,
 		Stdin: inR, Stdout: outW, Stderr: errW,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
 	}
+	setDeathSignal(p.cmd.SysProcAttr)
 	var k *kept
 	p.box, k, err = startContained(p.cmd, spec, start)
 	closeAll(inR, outW) // the child holds its ends now
@@ -188,6 +191,7 @@ func (p *pipeProcess) Close() error {
 		}
 		<-p.done
 		p.box.release()
+		p.untrack()
 	})
 	return nil
 }

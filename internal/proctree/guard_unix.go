@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package proctree
 
@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/agentty/agentty/internal/platform"
 )
 
 // guardReadyTimeout bounds how long StartGuard waits for the guard to arm its
@@ -143,7 +145,11 @@ func startGuard(exe string, args []string, instance string) (*Guard, error) {
 	cmd.Stdin = inR
 	cmd.Stdout = readyW // never agentty's stdout: that may be the MCP channel
 	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
+	cmd.SysProcAttr = guardAttr()
+	if platform.Current().Guard {
+		// The guard watches this pid itself (watchParent).
+		cmd.Env = append(withoutEnv(cmd.Env, guardParentEnv), guardParentEnv+"="+strconv.Itoa(os.Getpid()))
+	}
 	err = cmd.Start()
 	inR.Close()
 	readyW.Close()
@@ -163,7 +169,28 @@ func startGuard(exe string, args []string, instance string) (*Guard, error) {
 		g.kill()
 		return nil, fmt.Errorf("%w: %v", ErrGuardNotReady, err)
 	}
+	if platform.Current().Tree {
+		var now []Proc
+		for _, t := range scans.open() {
+			now = append(now, t.Members()...)
+		}
+		setFeed(g.stdin, now)
+	}
 	return g, nil
+}
+
+// guardParentEnv tells a guard started without a parent-death signal
+// (platform Guard) which pid to watch: by the time it looks, its parent
+// may already have died and left it to init.
+const guardParentEnv = "AGENTTY_GUARD_PARENT"
+
+// unfeed stops the tracker feed to g.
+func (g *Guard) unfeed() {
+	feed.mu.Lock()
+	defer feed.mu.Unlock()
+	if feed.sink == feedSink(g.stdin) {
+		feed.sink = nil
+	}
 }
 
 // PID returns the guard's process id.
@@ -176,6 +203,7 @@ func (g *Guard) Done() <-chan struct{} { return g.done }
 // for it. It returns the guard's exit error, e.g. when survivors remained.
 func (g *Guard) Close() error {
 	g.closeOnce.Do(func() {
+		g.unfeed()
 		g.stdin.Close()
 		t := time.NewTimer(guardCloseTimeout)
 		defer t.Stop()
@@ -193,6 +221,7 @@ func (g *Guard) Close() error {
 
 // kill ends a guard that failed to start properly or is stuck.
 func (g *Guard) kill() {
+	g.unfeed()
 	g.stdin.Close()
 	_ = g.cmd.Process.Kill()
 	<-g.done
@@ -210,3 +239,14 @@ func withoutEnv(env []string, key string) []string {
 
 // errNoInstance is reported by RunGuard when started without an instance.
 var errNoInstance = errors.New("proctree: guard started without " + GuardInstanceEnv)
+
+// setFeed makes sink (nil: none) hear every change from now on, after the
+// members tracked so far.
+func setFeed(sink feedSink, now []Proc) {
+	feed.mu.Lock()
+	defer feed.mu.Unlock()
+	feed.sink = sink
+	if sink != nil {
+		writeFeed(sink, now, nil)
+	}
+}

@@ -1,0 +1,300 @@
+//go:build darwin
+
+package proctree
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// exitPoll is how often a wait for signalled processes looks again: macOS
+// has no pidfd to poll, and a kqueue per wait would cost more than the
+// few rounds a kill takes.
+const exitPoll = 10 * time.Millisecond
+
+// maxAncestors bounds the ancestor walk against a corrupted or cyclic view.
+const maxAncestors = 64
+
+// protectSelf lists this process, its ancestors and their groups.
+func protectSelf() protected {
+	p := protected{pids: map[int]bool{0: true, 1: true}, pgids: map[int]bool{0: true, 1: true}}
+	self := os.Getpid()
+	p.pids[self], p.pgids[self], p.pgids[syscall.Getpgrp()] = true, true, true
+	pid := self
+	for range maxAncestors {
+		st, ok := procInfo(pid)
+		if !ok {
+			break
+		}
+		p.pids[pid], p.pgids[st.PGID] = true, true
+		if st.PPID <= 1 {
+			break
+		}
+		pid = st.PPID
+	}
+	return p
+}
+
+// collect returns the live processes below roots and below every process
+// whose environment satisfies match (nil: no environment scan), from one
+// listing, skipping protected pids and everything below them.
+func collect(roots []int, match func(env []byte) bool, prot protected) ([]Proc, error) {
+	procs, err := listProcs()
+	if err != nil {
+		return nil, err
+	}
+	byPID := make(map[int]Proc, len(procs))
+	kids := make(map[int][]int)
+	queue := append([]int(nil), roots...)
+	for _, p := range procs {
+		byPID[p.PID] = p
+		kids[p.PPID] = append(kids[p.PPID], p.PID)
+		if match != nil && !prot.pids[p.PID] {
+			if env := procEnviron(p.PID); env != nil && match(env) {
+				queue = append(queue, p.PID)
+			}
+		}
+	}
+	seen := make(map[int]bool, len(queue))
+	var out []Proc
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		p, ok := byPID[pid]
+		if pid <= 0 || seen[pid] || prot.pids[pid] || !ok {
+			continue
+		}
+		seen[pid] = true
+		out = append(out, p)
+		queue = append(queue, kids[pid]...)
+	}
+	return out, nil
+}
+
+// Descendants: see descendants_linux.go.
+func Descendants(root int, marker string) ([]Proc, error) {
+	prot := protectSelf()
+	if err := checkRoot(root, prot); err != nil {
+		return nil, err
+	}
+	return descendantsWith(os.Getpid(), root, marker, prot, nil)
+}
+
+func descendantsWith(parent, root int, marker string, prot protected, more []int) ([]Proc, error) {
+	roots := append([]int(nil), more...)
+	if trustRoot(parent, root, marker) {
+		roots = append(roots, root)
+	}
+	var match func([]byte) bool
+	if marker != "" {
+		entry := markerEntry(marker)
+		match = func(env []byte) bool { return envHasEntry(env, entry) }
+	}
+	procs, err := collect(roots, match, prot)
+	if err != nil {
+		return nil, fmt.Errorf("proctree: descendants of %d: %w", root, err)
+	}
+	return procs, nil
+}
+
+// trustRoot: see descendants_linux.go. A zombie child of ours still holds
+// its pid, so it cannot have been recycled.
+func trustRoot(parent, root int, marker string) bool {
+	if root <= 0 {
+		return false
+	}
+	if marker == "" {
+		return true
+	}
+	k, err := unix.SysctlKinfoProc("kern.proc.pid", root)
+	if err != nil || k == nil || int(k.Proc.P_pid) != root {
+		return false
+	}
+	if int(k.Eproc.Ppid) == parent {
+		return true
+	}
+	return envHasEntry(procEnviron(root), markerEntry(marker))
+}
+
+// rootGroup is root's process group, zombie or not (0: gone).
+func rootGroup(root int) int {
+	k, err := unix.SysctlKinfoProc("kern.proc.pid", root)
+	if err != nil || k == nil || int(k.Proc.P_pid) != root {
+		return 0
+	}
+	return int(k.Eproc.Pgid)
+}
+
+// Running reports whether pid names a process that has not exited.
+func Running(pid int) bool {
+	_, ok := procStart(pid)
+	return ok
+}
+
+// IgnoresSIGTERM is unknown here: the signal dispositions are in
+// proc_pidinfo (libproc, internal/darwinproc), not in kinfo_proc. A root
+// that ignores SIGTERM is killed when the grace ends.
+func IgnoresSIGTERM(pid int) bool { return false }
+
+// Terminate: see terminate_linux.go; here without the hang-up of a root
+// that ignores SIGTERM (IgnoresSIGTERM).
+func Terminate(ctx context.Context, root int, marker string, grace time.Duration) (int, error) {
+	return terminate(ctx, os.Getpid(), root, marker, grace, nil)
+}
+
+// TerminateUnder: see terminate_linux.go. macOS has no keepers; it is
+// here for the API's sake.
+func TerminateUnder(ctx context.Context, parent, root int, marker string, grace time.Duration) (int, error) {
+	return terminate(ctx, parent, root, marker, grace, nil)
+}
+
+// TerminateTracked: see terminate_linux.go.
+func TerminateTracked(ctx context.Context, tr *Tracker, root int, marker string, grace time.Duration) (int, error) {
+	return terminate(ctx, os.Getpid(), root, marker, grace, tr)
+}
+
+func terminate(ctx context.Context, parent, root int, marker string, grace time.Duration, tr *Tracker) (int, error) {
+	prot := protectSelf()
+	if err := checkRoot(root, prot); err != nil {
+		return 0, err
+	}
+	k := newKiller(prot)
+	find := func() ([]Proc, []int, error) {
+		var tracked []int
+		if tr != nil {
+			_ = tr.Rescan()
+			tracked = liveTracked(tr.memberMap())
+		}
+		procs, err := descendantsWith(parent, root, marker, prot, tracked)
+		if err != nil {
+			return nil, nil, err
+		}
+		var groups []int
+		if trustRoot(parent, root, marker) {
+			if g := rootGroup(root); g > 0 {
+				groups = append(groups, g)
+			}
+		}
+		return procs, groups, nil
+	}
+	if grace > 0 && ctx.Err() == nil {
+		procs, groups, err := find()
+		if err != nil {
+			return 0, err
+		}
+		if len(procs) > 0 {
+			k.signal(procs, groups, unix.SIGTERM)
+			k.signal(procs, groups, unix.SIGCONT)
+			k.wait(ctx, grace)
+		}
+	}
+	deadline := time.Now().Add(killWait)
+	for {
+		procs, groups, err := find()
+		if err != nil {
+			return k.count(), err
+		}
+		if len(procs) == 0 && !k.pending() {
+			k.signal(nil, groups, unix.SIGKILL)
+			return k.count(), nil
+		}
+		if !time.Now().Before(deadline) {
+			return k.count(), fmt.Errorf("%w: %d processes under pid %d", ErrSurvivors, max(len(procs), len(k.live)), root)
+		}
+		k.signal(procs, groups, unix.SIGKILL)
+		k.wait(context.Background(), min(exitPoll*10, time.Until(deadline)))
+	}
+}
+
+// killer signals processes by (pid, start time), checking the start
+// time right before each kill(2): without pidfds a recycled pid can only
+// be told apart that way, leaving the microseconds between the check and
+// the kill.
+type killer struct {
+	prot      protected
+	live      map[procKey]bool // signalled, not yet seen gone
+	signalled map[procKey]bool
+}
+
+func newKiller(prot protected) *killer {
+	return &killer{prot: prot, live: map[procKey]bool{}, signalled: map[procKey]bool{}}
+}
+
+// close releases nothing: without pidfds a killer holds no descriptors.
+func (k *killer) close() {}
+
+// count is the number of distinct processes signalled so far.
+func (k *killer) count() int { return len(k.signalled) }
+
+// pending reports whether any signalled process has not been seen gone.
+func (k *killer) pending() bool { return len(k.live) > 0 }
+
+func (k *killer) signal(procs []Proc, groups []int, sig unix.Signal) {
+	sent := map[int]bool{}
+	kill := func(g int) {
+		if !sent[g] && k.prot.groupOK(g) {
+			sent[g] = unix.Kill(-g, sig) == nil
+		}
+	}
+	for _, g := range groups {
+		kill(g)
+	}
+	for _, p := range procs {
+		kill(p.PGID)
+	}
+	seen := map[procKey]bool{}
+	for _, p := range procs {
+		key := procKey{p.PID, p.StartTime}
+		seen[key] = true
+		if sent[p.PGID] {
+			k.signalled[key] = true
+		}
+		k.signalProc(key, sig)
+	}
+	for key := range k.live {
+		if !seen[key] {
+			k.signalProc(key, sig)
+		}
+	}
+}
+
+func (k *killer) signalProc(key procKey, sig unix.Signal) {
+	if k.prot.pids[key.pid] || key.pid <= 1 {
+		return
+	}
+	if start, ok := procStart(key.pid); !ok || start != key.start {
+		delete(k.live, key)
+		return
+	}
+	k.live[key] = true
+	if unix.Kill(key.pid, sig) == nil {
+		k.signalled[key] = true
+	}
+}
+
+// wait returns once every signalled process is gone, d has passed or ctx
+// is done.
+func (k *killer) wait(ctx context.Context, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for {
+		for key := range k.live {
+			if start, ok := procStart(key.pid); !ok || start != key.start {
+				delete(k.live, key)
+			}
+		}
+		if len(k.live) == 0 || ctx.Err() != nil || !time.Now().Before(deadline) {
+			return
+		}
+		t := time.NewTimer(min(exitPoll, time.Until(deadline)))
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentty/agentty/internal/ports"
 	"github.com/agentty/agentty/internal/proctree"
 )
 
@@ -46,9 +45,3 @@ func (t *localTree) kill() {
 
 // OnExit implements Process (exitwatch_darwin.go).
 func (t *localTree) OnExit(f func()) error { return exits.watch(t.pid, f) }
-
-// Listening: internal/ports reads no socket tables on macOS yet (they are
-// libproc's, proc_pidfdinfo), and its Scanner says so at once; the tree is
-// not walked for owners until it can. Pass the tree (listening_linux.go)
-// when it does.
-func (t *localTree) Listening() ([]ports.Socket, error) { return t.ports.Scan(nil) }

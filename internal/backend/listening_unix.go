@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package backend
 
 import (
@@ -8,9 +10,10 @@ import (
 // Listening lists the sockets the root's process tree listens on. The tree
 // is walked from the root alone (no marker scan, which reads every process's
 // environment): waits ask this every few tens of milliseconds, and a
-// listener that left the tree while the root lives is rare. The scanner
-// reads the tree's descriptors again only when the namespace's listening
-// sockets or the tree changed.
+// listener that left the tree while the root lives is rare. On Linux the
+// scanner reads the tree's descriptors again only when the namespace's
+// listening sockets or the tree changed; on macOS it asks libproc for each
+// owner's sockets (internal/ports, scan_darwin.go).
 func (t *localTree) Listening() ([]ports.Socket, error) {
 	procs, err := proctree.Descendants(t.pid, "")
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -32,9 +33,17 @@ func demo(_ []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "connected to agentty serve over stdio; %d tools: %s\n\n", len(names), strings.Join(names, ", "))
 
-	prog := []string{"python3", "-q"}
-	if _, err := exec.LookPath("python3"); err != nil {
-		prog = []string{"sh", "-i"}
+	// python3 where there is one (Windows' installer names it python),
+	// else the system's own shell.
+	prog := []string{"sh", "-i"}
+	if runtime.GOOS == "windows" {
+		prog = []string{"cmd.exe", "/q"}
+	}
+	for _, py := range []string{"python3", "python"} {
+		if _, err := exec.LookPath(py); err == nil {
+			prog = []string{py, "-q"}
+			break
+		}
 	}
 	step := func(tool string, args map[string]any) (map[string]any, bool) {
 		fmt.Fprintf(stdout, "→ %s %s\n", tool, compact(args))
@@ -54,8 +63,11 @@ func demo(_ []string, stdout, stderr io.Writer) int {
 	}
 	id := out["session_id"].(string)
 	for _, line := range []string{"2 + 2", "import sys; sys.version.split()[0]", "[i*i for i in range(8)]"} {
-		if prog[0] == "sh" {
+		switch prog[0] {
+		case "sh":
 			line = "echo $((6*7))"
+		case "cmd.exe":
+			line = "set /a 6*7"
 		}
 		if _, ok := step("send_input", map[string]any{"session_id": id, "text": line, "enter": true}); !ok {
 			return 1

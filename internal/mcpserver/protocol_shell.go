@@ -58,7 +58,7 @@ type DiffResult struct {
 
 // OpenShellInput are open_shell's arguments.
 type OpenShellInput struct {
-	Shell     string            `json:"shell,omitempty" jsonschema:"bash, zsh, sh or a path (default $SHELL)"`
+	Shell     string            `json:"shell,omitempty" jsonschema:"bash, zsh, sh, pwsh, cmd or a path (default $SHELL)"`
 	Cwd       string            `json:"cwd,omitempty"`
 	Env       map[string]string `json:"env,omitempty"`
 	Rows      int               `json:"rows,omitempty"`
@@ -73,7 +73,7 @@ type OpenShellInput struct {
 type OpenShellResult struct {
 	SessionID string `json:"session_id"`
 	Name      string `json:"name"`
-	Shell     string `json:"shell" jsonschema:"bash, zsh or sh"`
+	Shell     string `json:"shell" jsonschema:"bash, zsh, sh, pwsh or cmd"`
 	Path      string `json:"path"`
 	PID       int    `json:"pid"`
 	Cwd       string `json:"cwd"`

@@ -16,7 +16,7 @@ import (
 
 // registerShellTools adds the shell and one-shot command tools.
 func (t *tools) registerShellTools(srv *mcp.Server) {
-	add(srv, t.log, &mcp.Tool{Name: "open_shell", Description: "Open a persistent shell (bash, zsh or sh) for exec_command: cwd, variables and venvs carry over. host opens it over SSH.",
+	add(srv, t.log, &mcp.Tool{Name: "open_shell", Description: "Open a persistent shell (bash, zsh, sh; pwsh or cmd on Windows) for exec_command: cwd, variables and venvs carry over. host opens it over SSH.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.openShell)
 	add(srv, t.log, &mcp.Tool{Name: "exec_command", Description: "Run shell text in an open_shell shell; return its own output (no echo or prompt), exit code and cwd. If it awaits input, answer with send_input, then await_command.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptr(true)}}, t.execCommand)

@@ -130,7 +130,7 @@ func (d *docker) onPath(ctx context.Context, cli *client.Client, name, version s
 		return false
 	}
 	st, err := cli.ExecInspect(ctx, ex.ID, client.ExecInspectOptions{})
-	return err == nil && !st.Running && st.ExitCode == 0 && out.String() == "agentty "+version
+	return err == nil && !st.Running && st.ExitCode == 0 && isVersion(out.String(), version)
 }
 
 // tarBinary writes a tar of dir/agentty holding f.

@@ -149,11 +149,10 @@ func (k *k8s) ensureBinary(ctx context.Context, api podAPI, ref podRef, o *Optio
 	if err != nil {
 		return started{}, err
 	}
-	want := "agentty " + o.Version
-	if out, ok := run(ctx, api, ref, exe, "version"); ok && out == want {
+	if out, ok := run(ctx, api, ref, exe, "version"); ok && isVersion(out, o.Version) {
 		return started{exe: exe}, nil
 	}
-	if out, ok := run(ctx, api, ref, "agentty", "version"); ok && out == want {
+	if out, ok := run(ctx, api, ref, "agentty", "version"); ok && isVersion(out, o.Version) {
 		return started{exe: "agentty"}, nil
 	}
 	if m, ok := run(ctx, api, ref, "uname", "-m"); ok && m != "" && goArch(m) != b.arch {

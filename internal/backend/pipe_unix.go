@@ -4,18 +4,15 @@ package backend
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"time"
 
 	"github.com/agentty/agentty/internal/inputwait"
 	"github.com/agentty/agentty/internal/outlog"
 	"github.com/agentty/agentty/internal/proctree"
-	"github.com/agentty/agentty/internal/ttymode"
 )
 
 // pipeProcess runs a program with plain pipes: stdout and stderr stay apart
@@ -94,62 +91,15 @@ func StartPipe(spec Spec, start func(func()), sink Sink) (Process, error) {
 		pu.grow = true
 		p.pumps = append(p.pumps, pu)
 	}
-	p.left.Store(int32(len(p.pumps)))
-	for _, pu := range p.pumps {
-		go func() {
-			pu.run()
-			if p.left.Add(-1) == 0 {
-				close(p.done)
-			}
-		}()
-	}
+	p.startPumps()
 	return p, nil
 }
 
-func closeAll(fs ...*os.File) {
-	for _, f := range fs {
-		f.Close()
-	}
+// readerGone says whether a write failed because nothing reads the pipe
+// any more while the program runs (a reader that closed its stdin).
+func (p *pipeProcess) readerGone(err error) bool {
+	return errors.Is(err, syscall.EPIPE) && proctree.Running(p.pid)
 }
-
-var _ Process = (*pipeProcess)(nil)
-
-func (p *pipeProcess) Kind() string { return "pipe" }
-
-func (p *pipeProcess) Write(b []byte, deadline time.Time) (int, error) {
-	p.wmu.Lock()
-	defer p.wmu.Unlock()
-	p.inMu.RLock()
-	f := p.stdin
-	p.inMu.RUnlock()
-	if f == nil {
-		return 0, ErrStdinClosed
-	}
-	// Closing stdin concurrently makes this write fail instead of hang.
-	if err := f.SetWriteDeadline(deadline); err != nil {
-		return 0, err
-	}
-	n, err := f.Write(b)
-	if errors.Is(err, syscall.EPIPE) && proctree.Running(p.pid) {
-		err = fmt.Errorf("%w: %w", ErrNoReader, err)
-	}
-	return n, err
-}
-
-func (p *pipeProcess) CloseStdin() error {
-	p.inMu.Lock()
-	f := p.stdin
-	p.stdin = nil
-	p.inMu.Unlock()
-	if f == nil {
-		return nil
-	}
-	return f.Close()
-}
-
-func (p *pipeProcess) Resize(int, int) error           { return ErrNotPTY }
-func (p *pipeProcess) Size() (int, int)                { return 0, 0 }
-func (p *pipeProcess) Termios() (ttymode.Modes, error) { return ttymode.Modes{}, ErrNotPTY }
 
 // InputWaits: the probe counts unread bytes in the stdin pipe, so its
 // verdicts after input are never stale and need no gate.
@@ -160,16 +110,6 @@ func (p *pipeProcess) Inspect() (inputwait.Probe, error) {
 	defer p.inMu.RUnlock()
 	return p.probe.Inspect(inputwait.Target{Root: p.PID(), Stdin: p.stdin})
 }
-
-func (p *pipeProcess) Quiet() bool {
-	quiet := true
-	for _, pu := range p.pumps {
-		quiet = pu.quiet() && quiet // ask every pump: each may append what it finds
-	}
-	return quiet
-}
-
-func (p *pipeProcess) Drained() <-chan struct{} { return p.done }
 
 func (p *pipeProcess) Wait() (Exit, error) {
 	var ru rootUsage

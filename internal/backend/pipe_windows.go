@@ -2,17 +2,14 @@ package backend
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/windows"
 
 	"github.com/agentty/agentty/internal/outlog"
-	"github.com/agentty/agentty/internal/ttymode"
 )
 
 // pipeProcess runs a program with plain pipes on Windows, in its own hidden
@@ -78,47 +75,15 @@ func StartPipe(spec Spec, _ func(func()), sink Sink) (Process, error) {
 	for i, f := range readers {
 		p.pumps = append(p.pumps, newPump(f, streams[i], sink))
 	}
-	p.left.Store(int32(len(p.pumps)))
-	for _, pu := range p.pumps {
-		go func() {
-			pu.run()
-			if p.left.Add(-1) == 0 {
-				close(p.done)
-			}
-		}()
-	}
+	p.startPumps()
 	return p, nil
 }
 
-func closeAll(fs ...*os.File) {
-	for _, f := range fs {
-		f.Close()
-	}
-}
-
-var _ Process = (*pipeProcess)(nil)
-
-func (p *pipeProcess) Kind() string { return "pipe" }
-
-func (p *pipeProcess) Write(b []byte, deadline time.Time) (int, error) {
-	p.wmu.Lock()
-	defer p.wmu.Unlock()
-	p.inMu.RLock()
-	f := p.stdin
-	p.inMu.RUnlock()
-	if f == nil {
-		return 0, ErrStdinClosed
-	}
-	if err := f.SetWriteDeadline(deadline); err != nil {
-		return 0, err
-	}
-	n, err := f.Write(b)
-	// The reader closed its end: ERROR_NO_DATA ("the pipe is being
-	// closed"), or ERROR_BROKEN_PIPE.
-	if (errors.Is(err, windows.ERROR_NO_DATA) || errors.Is(err, windows.ERROR_BROKEN_PIPE) || errors.Is(err, syscall.EPIPE)) && !p.rootExited() {
-		err = fmt.Errorf("%w: %w", ErrNoReader, err)
-	}
-	return n, err
+// readerGone says whether a write failed because nothing reads the pipe
+// any more while the program runs: ERROR_NO_DATA ("the pipe is being
+// closed"), or ERROR_BROKEN_PIPE.
+func (p *pipeProcess) readerGone(err error) bool {
+	return (errors.Is(err, windows.ERROR_NO_DATA) || errors.Is(err, windows.ERROR_BROKEN_PIPE) || errors.Is(err, syscall.EPIPE)) && !p.rootExited()
 }
 
 // rootExited reports whether the root has exited.
@@ -127,34 +92,9 @@ func (p *pipeProcess) rootExited() bool {
 	return err == nil && ev == windows.WAIT_OBJECT_0
 }
 
-func (p *pipeProcess) CloseStdin() error {
-	p.inMu.Lock()
-	f := p.stdin
-	p.stdin = nil
-	p.inMu.Unlock()
-	if f == nil {
-		return nil
-	}
-	return f.Close()
-}
-
-func (p *pipeProcess) Resize(int, int) error           { return ErrNotPTY }
-func (p *pipeProcess) Size() (int, int)                { return 0, 0 }
-func (p *pipeProcess) Termios() (ttymode.Modes, error) { return ttymode.Modes{}, ErrNotPTY }
-
 // InputWaits: no verdict on Windows (waits settle), and Quiet may miss a
 // read in flight, so marks take the log as it stands.
 func (p *pipeProcess) InputWaits() InputWaits { return InputWaits{} }
-
-func (p *pipeProcess) Quiet() bool {
-	quiet := true
-	for _, pu := range p.pumps {
-		quiet = pu.quiet() && quiet
-	}
-	return quiet
-}
-
-func (p *pipeProcess) Drained() <-chan struct{} { return p.done }
 
 func (p *pipeProcess) Wait() (Exit, error) {
 	ex, err := p.waitRoot()

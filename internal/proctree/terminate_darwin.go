@@ -85,23 +85,6 @@ func Descendants(root int, marker string) ([]Proc, error) {
 	return descendantsWith(os.Getpid(), root, marker, prot, nil)
 }
 
-func descendantsWith(parent, root int, marker string, prot protected, more []int) ([]Proc, error) {
-	roots := append([]int(nil), more...)
-	if trustRoot(parent, root, marker) {
-		roots = append(roots, root)
-	}
-	var match func([]byte) bool
-	if marker != "" {
-		entry := markerEntry(marker)
-		match = func(env []byte) bool { return envHasEntry(env, entry) }
-	}
-	procs, err := collect(roots, match, prot)
-	if err != nil {
-		return nil, fmt.Errorf("proctree: descendants of %d: %w", root, err)
-	}
-	return procs, nil
-}
-
 // trustRoot: see descendants_linux.go. A zombie child of ours still holds
 // its pid, so it cannot have been recycled.
 func trustRoot(parent, root int, marker string) bool {

@@ -118,12 +118,7 @@ func drained(t *testing.T, p Process) {
 
 func TestStartPipe_Windows(t *testing.T) {
 	t.Run("cmd echo", func(t *testing.T) {
-		var s winSink
-		p, err := StartPipe(cmdSpec(t, "/c", "echo hi"), nil, s.sink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
+		p, s := startPipe(t, cmdSpec(t, "/c", "echo hi"))
 		if ex := waitExit(t, p); ex != (Exit{Code: 0}) {
 			t.Fatalf("exit = %+v, want code 0", ex)
 		}
@@ -133,23 +128,13 @@ func TestStartPipe_Windows(t *testing.T) {
 		}
 	})
 	t.Run("cmd exit code", func(t *testing.T) {
-		var s winSink
-		p, err := StartPipe(cmdSpec(t, "/c", "exit 3"), nil, s.sink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
+		p, _ := startPipe(t, cmdSpec(t, "/c", "exit 3"))
 		if ex := waitExit(t, p); ex != (Exit{Code: 3}) {
 			t.Fatalf("exit = %+v, want code 3", ex)
 		}
 	})
 	t.Run("streams apart", func(t *testing.T) {
-		var s winSink
-		p, err := StartPipe(childSpec(t, "print"), nil, s.sink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
+		p, s := startPipe(t, childSpec(t, "print"))
 		if ex := waitExit(t, p); ex != (Exit{Code: 7}) {
 			t.Fatalf("exit = %+v, want code 7", ex)
 		}
@@ -174,12 +159,7 @@ func TestStartPipe_Windows(t *testing.T) {
 		}
 	})
 	t.Run("stdin then its end", func(t *testing.T) {
-		var s winSink
-		p, err := StartPipe(childSpec(t, "cat"), nil, s.sink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
+		p, s := startPipe(t, childSpec(t, "cat"))
 		if n, err := p.Write([]byte("abc\n"), time.Now().Add(winWait)); n != 4 || err != nil {
 			t.Fatalf("write = %d, %v", n, err)
 		}
@@ -201,13 +181,8 @@ func TestStartPipe_Windows(t *testing.T) {
 
 func TestTerminate_WindowsJob(t *testing.T) {
 	t.Run("the whole tree", func(t *testing.T) {
-		var s winSink
-		p, err := StartPipe(childSpec(t, "tree"), nil, s.sink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
-		grandchild := readPID(t, &s)
+		p, s := startPipe(t, childSpec(t, "tree"))
+		grandchild := readPID(t, s)
 		ctx, cancel := context.WithTimeout(context.Background(), winWait)
 		defer cancel()
 		if err := p.Terminate(ctx, 0); err != nil {
@@ -222,13 +197,8 @@ func TestTerminate_WindowsJob(t *testing.T) {
 	})
 	t.Run("Ctrl+C first", func(t *testing.T) {
 		skipUnderWine(t, "console control events")
-		var s winSink
-		p, err := StartPipe(childSpec(t, "ctrlc"), nil, s.sink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
-		waitOutput(t, &s, "ready\n")
+		p, s := startPipe(t, childSpec(t, "ctrlc"))
+		waitOutput(t, s, "ready\n")
 		ctx, cancel := context.WithTimeout(context.Background(), winWait)
 		defer cancel()
 		if err := p.Terminate(ctx, winWait/3); err != nil {
@@ -264,13 +234,8 @@ func TestTerminate_WindowsJob(t *testing.T) {
 
 func TestSignal_Windows(t *testing.T) {
 	skipUnderWine(t, "console control events")
-	var s winSink
-	p, err := StartPipe(childSpec(t, "ctrlc"), nil, s.sink)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	waitOutput(t, &s, "ready\n")
+	p, s := startPipe(t, childSpec(t, "ctrlc"))
+	waitOutput(t, s, "ready\n")
 	if err := p.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -309,6 +274,20 @@ func readPID(t *testing.T, s *winSink) int {
 	}
 	return pid
 }
+
+// startPipe starts spec over pipes into a fresh sink, closed when the
+// test ends.
+func startPipe(t *testing.T, spec Spec) (Process, *winSink) {
+	t.Helper()
+	s := &winSink{}
+	p, err := StartPipe(spec, nil, s.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p, s
+}
+
 
 // waitOutput waits until stdout ends with suffix.
 func waitOutput(t *testing.T, s *winSink, suffix string) string {
@@ -351,12 +330,7 @@ func skipUnderWine(t *testing.T, what string) {
 }
 
 func TestSignal_WindowsRefused(t *testing.T) {
-	var s winSink
-	p, err := StartPipe(childSpec(t, "sleep"), nil, s.sink)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p, _ := startPipe(t, childSpec(t, "sleep"))
 	for _, sig := range []syscall.Signal{sigs.USR1, sigs.TSTP, sigs.CONT} {
 		if err := p.Signal(sig); !errors.Is(err, ErrSignalUnsupported) {
 			t.Fatalf("%s: %v, want ErrSignalUnsupported", sigs.Name(sig), err)
@@ -378,25 +352,15 @@ func TestStartPipe_WindowsStdinAndCollect(t *testing.T) {
 		// Wine's conhost.exe, a member of the job, holds the child's
 		// standard handles too, so the pipe keeps a reader there.
 		skipUnderWine(t, "console hosts")
-		var s winSink
-		p, err := StartPipe(childSpec(t, "closestdin"), nil, s.sink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
-		waitOutput(t, &s, "closed\n")
-		_, err = p.Write([]byte("x\n"), time.Now().Add(winWait))
+		p, s := startPipe(t, childSpec(t, "closestdin"))
+		waitOutput(t, s, "closed\n")
+		_, err := p.Write([]byte("x\n"), time.Now().Add(winWait))
 		if !errors.Is(err, ErrNoReader) {
 			t.Fatalf("write = %v, want ErrNoReader", err)
 		}
 	})
 	t.Run("Wait has all the root wrote", func(t *testing.T) {
-		var s winSink
-		p, err := StartPipe(childSpec(t, "flood"), nil, s.sink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
+		p, s := startPipe(t, childSpec(t, "flood"))
 		if ex := waitExit(t, p); ex != (Exit{Code: 0}) {
 			t.Fatalf("exit = %+v", ex)
 		}

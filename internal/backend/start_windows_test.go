@@ -288,7 +288,6 @@ func startPipe(t *testing.T, spec Spec) (Process, *winSink) {
 	return p, s
 }
 
-
 // waitOutput waits until stdout ends with suffix.
 func waitOutput(t *testing.T, s *winSink, suffix string) string {
 	t.Helper()

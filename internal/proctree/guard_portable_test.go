@@ -3,13 +3,10 @@
 package proctree
 
 import (
-	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"syscall"
 	"testing"
 
@@ -63,43 +60,9 @@ func TestGuard_PortableAfterParentSIGKILL(t *testing.T) {
 // reported the guard, then the tree, root first and the orphan last.
 func runFakeParentPortable(t *testing.T, inst, portable, hold string) []Proc {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*waitLimit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
-	cmd.Env = append(withoutEnv(os.Environ(), EnvKey), modeEnv+"=fakeparent-portable", instanceEnv+"="+inst,
-		platform.Env+"="+portable, holdStdinEnv+"="+hold)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		cmd.Process.Kill()
-		t.Fatalf("fake parent: %q, %v", line, err)
-	}
-	var procs []Proc
-	for _, f := range strings.Fields(line) {
-		var p Proc
-		if _, err := fmt.Sscanf(f, "%d:%d:%s", &p.PID, &p.StartTime, &p.Comm); err != nil {
-			t.Fatalf("bad line %q: %v", line, err)
-		}
-		procs = append(procs, p)
-	}
+	procs := runFake(t, modeEnv+"=fakeparent-portable", instanceEnv+"="+inst, platform.Env+"="+portable, holdStdinEnv+"="+hold)
 	if len(procs) != 5 || procs[0].Comm != "guard" || procs[1].Comm != "sh" {
 		t.Fatalf("fake parent reported %v, want the guard, sh and three more", procs)
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
 	}
 	return procs
 }

@@ -53,13 +53,24 @@ func TestGuardAfterParentSIGKILL(t *testing.T) {
 // SIGKILLs it.
 func runFakeParent(t *testing.T, inst string, withGuard bool) []Proc {
 	t.Helper()
+	procs := runFake(t, modeEnv+"=fakeparent", instanceEnv+"="+inst, fmt.Sprintf("%s=%v", withGuardEnv, withGuard))
+	if got := commsOf(procs[1:]); strings.Join(got, ",") != "sh,sleep,sleep,sleep" || procs[1].Comm != "sh" {
+		t.Fatalf("fake parent reported %v", procs)
+	}
+	return procs
+}
+
+// runFake starts this test binary as a fake agentty with env (besides
+// ours, without the marker), reads the "pid:starttime:comm" line it
+// reports, then SIGKILLs it. Its stdin is held open: it waits on it.
+func runFake(t *testing.T, env ...string) []Proc {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*waitLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
-	cmd.Env = append(withoutEnv(os.Environ(), EnvKey), modeEnv+"=fakeparent", instanceEnv+"="+inst,
-		fmt.Sprintf("%s=%v", withGuardEnv, withGuard))
+	cmd.Env = append(withoutEnv(os.Environ(), EnvKey), env...)
 	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe() // held open: the fake parent waits on it
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,9 +95,6 @@ func runFakeParent(t *testing.T, inst string, withGuard bool) []Proc {
 			t.Fatalf("bad line %q: %v", line, err)
 		}
 		procs = append(procs, p)
-	}
-	if got := commsOf(procs[1:]); strings.Join(got, ",") != "sh,sleep,sleep,sleep" || procs[1].Comm != "sh" {
-		t.Fatalf("fake parent reported %v", procs)
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

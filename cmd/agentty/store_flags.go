@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	core "github.com/agentty/agentty/internal/server"
@@ -22,7 +23,7 @@ type storeFlagSet struct {
 
 func storeFlags(fs *flag.FlagSet) *storeFlagSet {
 	return &storeFlagSet{
-		dataDir:      fs.String("data-dir", "", "where transcripts are kept (default $XDG_STATE_HOME/agentty, i.e. ~/.local/state/agentty)"),
+		dataDir:      fs.String("data-dir", "", "where transcripts are kept (default $XDG_STATE_HOME/agentty, i.e. ~/.local/state/agentty; on Windows %LOCALAPPDATA%\\agentty\\state)"),
 		noStore:      fs.Bool("no-store", false, "keep output in memory only: no transcripts, nothing written to disk"),
 		sessionBytes: fs.String("retain-session-bytes", "256MiB", "output kept on disk per session; the oldest is dropped first"),
 		totalBytes:   fs.String("retain-total-bytes", "4GiB", "output kept on disk in all; the oldest ended sessions are pruned first"),
@@ -55,14 +56,23 @@ func (f *storeFlagSet) dir() (string, error) {
 }
 
 // defaultDataDir is $XDG_STATE_HOME/agentty, falling back to
-// ~/.local/state/agentty as the XDG base directory spec says.
+// ~/.local/state/agentty as the XDG base directory spec says; on Windows,
+// without XDG_STATE_HOME, %LOCALAPPDATA%\agentty\state, beside the daemon's
+// socket in a directory only the user can open.
 func defaultDataDir() (string, error) {
-	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+	return dataDirFor(runtime.GOOS, os.Getenv, os.UserHomeDir)
+}
+
+func dataDirFor(goos string, getenv func(string) string, home func() (string, error)) (string, error) {
+	if d := getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
 		return filepath.Join(d, "agentty"), nil
 	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
+	if d := getenv("LOCALAPPDATA"); goos == "windows" && filepath.IsAbs(d) {
+		return filepath.Join(d, "agentty", "state"), nil
+	}
+	h, err := home()
+	if err != nil || h == "" {
 		return "", errors.New("no home directory for the transcript store; give --data-dir or --no-store")
 	}
-	return filepath.Join(home, ".local", "state", "agentty"), nil
+	return filepath.Join(h, ".local", "state", "agentty"), nil
 }

@@ -43,6 +43,10 @@ type Query struct {
 	MaxMatches int
 	MaxBytes   int  // text returned; older lines are dropped first (from the end) or newer (absolute)
 	Raw        bool // keep escape sequences
+	// LineCost, when set, is what one returned line costs against
+	// MaxBytes once it is sent (a caller that sends each line twice, as
+	// text and as structured data, counts both); nil counts its text.
+	LineCost func(Line) int
 }
 
 // Line is one returned line.
@@ -66,6 +70,47 @@ type Result struct {
 
 // Get answers q from l without changing l.
 func Get(l outlog.Log, q Query) Result {
+	res := get(l, q)
+	if q.LineCost != nil {
+		fitCost(&res, q)
+	}
+	return res
+}
+
+// fitCost drops lines until their cost fits MaxBytes: the oldest ones,
+// or the newest for an absolute range, as the text bound does. A range's
+// first and last line then name what is returned; a grep's stay the
+// range scanned.
+func fitCost(res *Result, q Query) {
+	limit := q.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	limit = min(limit, MaxBytesCap)
+	size := 0
+	for _, ln := range res.Lines {
+		size += q.LineCost(ln)
+	}
+	if size <= limit {
+		return
+	}
+	newest := q.StartLine <= 0 || q.Grep != nil
+	for size > limit && len(res.Lines) > 1 {
+		if newest {
+			size -= q.LineCost(res.Lines[0])
+			res.Lines = res.Lines[1:]
+		} else {
+			size -= q.LineCost(res.Lines[len(res.Lines)-1])
+			res.Lines = res.Lines[:len(res.Lines)-1]
+		}
+	}
+	res.Truncated = true
+	if q.Grep == nil && len(res.Lines) > 0 {
+		res.FirstLine, res.LastLine = res.Lines[0].N, res.Lines[len(res.Lines)-1].N
+	}
+}
+
+func get(l outlog.Log, q Query) Result {
 	if q.MaxBytes <= 0 {
 		q.MaxBytes = DefaultMaxBytes
 	}

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -108,5 +109,64 @@ func TestGetHistory_BadArgs(t *testing.T) {
 	}
 	if msg := c.toolError("list_messages", map[string]any{"session_id": r.SessionID}); !strings.Contains(msg, "--no-store") {
 		t.Errorf("list_messages without store: %q", msg)
+	}
+}
+
+// TestGetHistory_MaxBytesBoundsReply: max_bytes bounds the reply as sent,
+// lines in the text block and in structuredContent both, for the last
+// lines, an absolute range and grep; before, short lines made a reply
+// three times max_bytes.
+func TestGetHistory_MaxBytesBoundsReply(t *testing.T) {
+	c := newClient(t, session.Config{})
+	r := c.start(map[string]any{"command": seqScript(20000), "mode": "pipe", "until": "^tail$"})
+	if r.State != "exited" {
+		c.call("read_output", map[string]any{"session_id": r.SessionID, "timeout_ms": 10000}, nil)
+	}
+	const maxBytes = 32 << 10
+	for _, tc := range []struct {
+		name string
+		args map[string]any
+		// first and last line numbers wanted (0: not checked)
+		first, last int64
+	}{
+		{"last lines", map[string]any{"lines": 10000}, 0, 20002},
+		{"absolute", map[string]any{"start_line": 1, "lines": 10000}, 1, 0},
+		{"grep", map[string]any{"grep": `^line`, "max_matches": 10000}, 0, 20000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.args["session_id"] = r.SessionID
+			tc.args["max_bytes"] = maxBytes
+			var h HistoryResult
+			res := c.call("get_history", tc.args, &h)
+			b, err := json.Marshal(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The lines fit max_bytes; the envelope (header line, counts,
+			// field names) is the little left over.
+			if len(b) > maxBytes+1024 {
+				t.Fatalf("reply is %d bytes for max_bytes %d", len(b), maxBytes)
+			}
+			if len(b) < maxBytes*3/4 {
+				t.Fatalf("reply is %d bytes for max_bytes %d: the bound was not used", len(b), maxBytes)
+			}
+			if !h.Truncated || len(h.Lines) < 100 {
+				t.Fatalf("truncated=%v with %d lines; want a truncated reply of many lines", h.Truncated, len(h.Lines))
+			}
+			for i := 1; i < len(h.Lines); i++ {
+				if h.Lines[i].N != h.Lines[i-1].N+1 {
+					t.Fatalf("line %d numbered %d after %d: not contiguous", i, h.Lines[i].N, h.Lines[i-1].N)
+				}
+			}
+			if n := h.Lines[0].N; tc.first != 0 && n != tc.first {
+				t.Errorf("first line %d, want %d", n, tc.first)
+			}
+			if n := h.Lines[len(h.Lines)-1].N; tc.last != 0 && n != tc.last {
+				t.Errorf("last line %d, want %d", n, tc.last)
+			}
+			if tc.args["grep"] == nil && (h.FirstLine != h.Lines[0].N || h.LastLine != h.Lines[len(h.Lines)-1].N) {
+				t.Errorf("first_line %d last_line %d, want the returned lines' %d and %d", h.FirstLine, h.LastLine, h.Lines[0].N, h.Lines[len(h.Lines)-1].N)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -98,6 +99,7 @@ func (t *tools) getHistory(_ context.Context, _ *mcp.CallToolRequest, in History
 		}
 		q.Grep = re
 	}
+	q.LineCost = historyLineCost(q.Grep != nil)
 	l, id, err := t.cat.OutputLog(in.SessionID)
 	if errors.Is(err, store.ErrNotFound) {
 		return HistoryResult{}, fmt.Errorf("%w: %s is neither a live session nor in the transcript store; call list_sessions", session.ErrSessionNotFound, excerpt.Q(in.SessionID))
@@ -335,4 +337,24 @@ func clientName(req *mcp.CallToolRequest) string {
 		return p.ClientInfo.Name
 	}
 	return ""
+}
+
+// historyLineCost is what one line of get_history costs in the reply, so
+// that max_bytes bounds what is sent: the line in the text block (with
+// grep's "N:" in front) and its object in structuredContent, both as JSON
+// escapes them.
+func historyLineCost(grep bool) func(history.Line) int {
+	return func(l history.Line) int {
+		esc := jsonStringLen(l.Text) - 2 // without its quotes
+		digits := len(strconv.FormatInt(l.N, 10))
+		text := esc + len(`\n`)
+		if grep {
+			text += digits + 1
+		}
+		obj := len(`{"n":,"text":""},`) + digits + esc
+		if l.Match {
+			obj += len(`,"match":true`)
+		}
+		return text + obj
+	}
 }

@@ -91,7 +91,7 @@ func ignores(pid int, sig unix.Signal) bool {
 			continue
 		}
 		mask, err := strconv.ParseUint(string(bytes.TrimSpace(v)), 16, 64)
-		return err == nil && mask&(1<<(uint(sig)-1)) != 0
+		return err == nil && sigInMask(mask, sig)
 	}
 	return false
 }

@@ -119,13 +119,22 @@ func Running(pid int) bool {
 	return ok
 }
 
-// IgnoresSIGTERM is unknown here: the signal dispositions are in
-// proc_pidinfo (libproc, internal/darwinproc), not in kinfo_proc. A root
-// that ignores SIGTERM is killed when the grace ends.
-func IgnoresSIGTERM(pid int) bool { return false }
+// IgnoresSIGTERM reports whether pid ignores SIGTERM, as an interactive
+// shell does: such a root ends on the hang-up its terminal would send.
+func IgnoresSIGTERM(pid int) bool { return ignores(pid, unix.SIGTERM) }
 
-// Terminate: see terminate_linux.go; here without the hang-up of a root
-// that ignores SIGTERM (IgnoresSIGTERM).
+// ignores reports whether pid has sig's disposition set to ignore: XNU
+// copies the process's p_sigignore (bit sig-1 per signal) into the
+// kinfo_proc that kern.proc.pid returns.
+func ignores(pid int, sig unix.Signal) bool {
+	k, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil || k == nil || int(k.Proc.P_pid) != pid {
+		return false
+	}
+	return sigInMask(uint64(k.Proc.P_sigignore), sig)
+}
+
+// Terminate: see terminate_linux.go.
 func Terminate(ctx context.Context, root int, marker string, grace time.Duration) (int, error) {
 	return terminate(ctx, os.Getpid(), root, marker, grace, nil)
 }
@@ -173,7 +182,11 @@ func terminate(ctx context.Context, parent, root int, marker string, grace time.
 		if len(procs) > 0 {
 			k.signal(procs, groups, unix.SIGTERM)
 			k.signal(procs, groups, unix.SIGCONT)
-			k.wait(ctx, grace)
+			if k.hangUp(procs, root) {
+				k.waitHungUp(ctx, grace, procs, root)
+			} else {
+				k.wait(ctx, grace)
+			}
 		}
 	}
 	deadline := time.Now().Add(killWait)

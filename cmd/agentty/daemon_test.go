@@ -7,6 +7,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentty/agentty/internal/mcpserver"
+	core "github.com/agentty/agentty/internal/server"
 )
 
 // listed is list_sessions' structured result, as far as these tests look.
@@ -271,6 +274,24 @@ func TestDaemon_ConfigDifference(t *testing.T) {
 		s2.close()
 		if log := readFile(t, s2.stderr); !strings.Contains(log, "max-sessions: daemon 64, this serve 7") || !strings.Contains(log, "replacing it") {
 			t.Errorf("serve did not report the replaced daemon's settings:\n%s", log)
+		}
+	})
+	// Another AGENTTY_PORTABLE is another engine: a busy daemon's strategies
+	// are not this client's, so it is served standalone with its own.
+	t.Run("portable strategies differ", func(t *testing.T) {
+		t.Parallel()
+		h := newDaemonHome(t)
+		s := h.serve(t, nil)
+		startPython(t, s)
+		s2 := h.serve(t, []string{core.PortableEnv + "=verdict"})
+		const diff = core.PortableEnv + ": daemon (not set), this serve verdict"
+		if instr := s2.cs.InitializeResult().Instructions; !strings.Contains(instr, "not in the user's agentty daemon") || !strings.Contains(instr, diff) {
+			t.Errorf("a serve with %s=verdict beside a daemon without it was not told it runs standalone, or why:\n%s", core.PortableEnv, instr)
+		}
+		var r mcpserver.StartResult
+		s2.call("start_process", map[string]any{"argv": []string{"python3", "-q"}}, &r)
+		if !strings.HasPrefix(r.StateDetail, "inferred: ") {
+			t.Errorf("the standalone serve's python prompt was judged %q, want the inferred verdict it asked for", r.StateDetail)
 		}
 	})
 }

@@ -134,8 +134,9 @@ var pathFlags = map[string]bool{"data-dir": true, "audit-log": true, "ssh-config
 
 // settings are the engine's configuration as a daemon compares it: every
 // engine flag's value (paths made absolute) and the configuration file's
-// path and content, whose [policy] and [ssh] sections no flag shows. The
-// log level is not a setting: each process logs on its own.
+// path and content, whose [policy] and [ssh] sections no flag shows, and
+// AGENTTY_PORTABLE. The log level is not a setting: each process logs on
+// its own.
 func (e *engineFlags) settings() map[string]string {
 	names := map[string]bool{}
 	registerEngine(flag.NewFlagSet("", flag.ContinueOnError)).fs.VisitAll(func(f *flag.Flag) { names[f.Name] = true })
@@ -156,6 +157,12 @@ func (e *engineFlags) settings() map[string]string {
 		}
 		out[f.Name] = v
 	})
+	// The strategies the engine runs with (docs/platforms.md): a serve
+	// asking for other ones than the daemon's must not be given the
+	// daemon's. Absent when unset, so fingerprints stay what they were.
+	if v := os.Getenv(core.PortableEnv); v != "" {
+		out[core.PortableEnv] = v
+	}
 	if e.cfg.Path != "" {
 		out["config"] = e.cfg.Path
 		if b, err := os.ReadFile(e.cfg.Path); err == nil {

@@ -211,3 +211,22 @@ func (k *killer) dropExitedUnpinned() {
 		}
 	}
 }
+
+// afterKill waits for what a SIGKILL round signalled: pinned processes
+// until they exit (their pidfds say so), else a short pause before the
+// next scan.
+func (k *killer) afterKill(deadline time.Time) {
+	if k.pending() {
+		k.wait(context.Background(), time.Until(deadline))
+	} else {
+		pause(min(retryPause, time.Until(deadline)))
+	}
+}
+
+// rootGroup is root's process group, 0 when root is gone.
+func rootGroup(root int) int {
+	if st, err := readStat(root); err == nil {
+		return st.PGID
+	}
+	return 0
+}

@@ -4,7 +4,6 @@ package proctree
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"syscall"
 	"time"
@@ -134,79 +133,6 @@ func ignores(pid int, sig unix.Signal) bool {
 	return sigInMask(uint64(k.Proc.P_sigignore), sig)
 }
 
-// Terminate: see terminate_linux.go.
-func Terminate(ctx context.Context, root int, marker string, grace time.Duration) (int, error) {
-	return terminate(ctx, os.Getpid(), root, marker, grace, nil)
-}
-
-// TerminateUnder: see terminate_linux.go. macOS has no keepers; it is
-// here for the API's sake.
-func TerminateUnder(ctx context.Context, parent, root int, marker string, grace time.Duration) (int, error) {
-	return terminate(ctx, parent, root, marker, grace, nil)
-}
-
-// TerminateTracked: see terminate_linux.go.
-func TerminateTracked(ctx context.Context, tr *Tracker, root int, marker string, grace time.Duration) (int, error) {
-	return terminate(ctx, os.Getpid(), root, marker, grace, tr)
-}
-
-func terminate(ctx context.Context, parent, root int, marker string, grace time.Duration, tr *Tracker) (int, error) {
-	prot := protectSelf()
-	if err := checkRoot(root, prot); err != nil {
-		return 0, err
-	}
-	k := newKiller(prot)
-	find := func() ([]Proc, []int, error) {
-		var tracked []int
-		if tr != nil {
-			_ = tr.Rescan()
-			tracked = liveTracked(tr.memberMap())
-		}
-		procs, err := descendantsWith(parent, root, marker, prot, tracked)
-		if err != nil {
-			return nil, nil, err
-		}
-		var groups []int
-		if trustRoot(parent, root, marker) {
-			if g := rootGroup(root); g > 0 {
-				groups = append(groups, g)
-			}
-		}
-		return procs, groups, nil
-	}
-	if grace > 0 && ctx.Err() == nil {
-		procs, groups, err := find()
-		if err != nil {
-			return 0, err
-		}
-		if len(procs) > 0 {
-			k.signal(procs, groups, unix.SIGTERM)
-			k.signal(procs, groups, unix.SIGCONT)
-			if k.hangUp(procs, root) {
-				k.waitHungUp(ctx, grace, procs, root)
-			} else {
-				k.wait(ctx, grace)
-			}
-		}
-	}
-	deadline := time.Now().Add(killWait)
-	for {
-		procs, groups, err := find()
-		if err != nil {
-			return k.count(), err
-		}
-		if len(procs) == 0 && !k.pending() {
-			k.signal(nil, groups, unix.SIGKILL)
-			return k.count(), nil
-		}
-		if !time.Now().Before(deadline) {
-			return k.count(), fmt.Errorf("%w: %d processes under pid %d", ErrSurvivors, max(len(procs), len(k.live)), root)
-		}
-		k.signal(procs, groups, unix.SIGKILL)
-		k.wait(context.Background(), min(exitPoll*10, time.Until(deadline)))
-	}
-}
-
 // killer signals processes by (pid, start time), checking the start
 // time right before each kill(2): without pidfds a recycled pid can only
 // be told apart that way, leaving the microseconds between the check and
@@ -293,4 +219,10 @@ func (k *killer) wait(ctx context.Context, d time.Duration) {
 		}
 		t.Stop()
 	}
+}
+
+// afterKill waits a little for what a SIGKILL round signalled before the
+// next scan: without pidfds the exits are seen by polling.
+func (k *killer) afterKill(deadline time.Time) {
+	k.wait(context.Background(), min(exitPoll*10, time.Until(deadline)))
 }

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin
 
 package proctree
 
@@ -63,8 +63,8 @@ func terminate(ctx context.Context, parent, root int, marker string, grace time.
 		// their parent are reachable only through it.
 		var groups []int
 		if trustRoot(parent, root, marker) {
-			if st, err := readStat(root); err == nil {
-				groups = append(groups, st.PGID)
+			if g := rootGroup(root); g > 0 {
+				groups = append(groups, g)
 			}
 		}
 		return procs, groups, nil
@@ -105,10 +105,6 @@ func terminate(ctx context.Context, parent, root int, marker string, grace time.
 			return k.count(), fmt.Errorf("%w: %d processes under pid %d", ErrSurvivors, max(len(procs), len(k.live)), root)
 		}
 		k.signal(procs, groups, unix.SIGKILL)
-		if k.pending() {
-			k.wait(context.Background(), time.Until(deadline))
-		} else {
-			pause(min(retryPause, time.Until(deadline)))
-		}
+		k.afterKill(deadline)
 	}
 }

@@ -156,28 +156,8 @@ func (k *killer) count() int { return len(k.signalled) }
 // pending reports whether any signalled process has not been seen gone.
 func (k *killer) pending() bool { return len(k.live) > 0 }
 
-func (k *killer) signal(procs []Proc, groups []int, sig unix.Signal) {
-	sent := map[int]bool{}
-	kill := func(g int) {
-		if !sent[g] && k.prot.groupOK(g) {
-			sent[g] = unix.Kill(-g, sig) == nil
-		}
-	}
-	for _, g := range groups {
-		kill(g)
-	}
-	for _, p := range procs {
-		kill(p.PGID)
-	}
-	seen := map[procKey]bool{}
-	for _, p := range procs {
-		key := procKey{p.PID, p.StartTime}
-		seen[key] = true
-		if sent[p.PGID] {
-			k.signalled[key] = true
-		}
-		k.signalProc(key, sig)
-	}
+// signalRest signals every earlier-signalled process not in seen.
+func (k *killer) signalRest(seen map[procKey]bool, sig unix.Signal) {
 	for key := range k.live {
 		if !seen[key] {
 			k.signalProc(key, sig)

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/agentty/agentty/internal/session"
 )
 
 // replFlow runs tools/list and a python REPL flow (start, one line, stop)
@@ -16,20 +14,7 @@ import (
 // the stdio transport writes it.
 func replFlow(t *testing.T, co *mcp.ClientOptions) (list []byte, calls [][]byte) {
 	t.Helper()
-	wire := &recordingTransport{}
-	mgr := session.NewManager(session.Config{})
-	srv := New(mgr, withEngine(mgr, &Options{Hosts: noHosts{}}))
-	st, ct := mcp.NewInMemoryTransports()
-	wire.Transport = st
-	ss, err := srv.Connect(context.Background(), wire, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "flow", Version: "1"}, co).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Wait(); mgr.Close() })
+	wire, cs, mgr := wiredClient(t, co)
 	c := &client{t: t, cs: cs, mgr: mgr}
 	if _, err := cs.ListTools(context.Background(), nil); err != nil {
 		t.Fatal(err)

@@ -22,26 +22,33 @@ import (
 var appsClient = &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{
 	Extensions: map[string]any{AppsExtension: map[string]any{"mimeTypes": []string{AppMIME}}}}}
 
-// listWire returns the tools/list reply as the server wrote it, for a
-// client with options co.
-func listWire(t *testing.T, co *mcp.ClientOptions) (reply []byte, tools []*mcp.Tool, init *mcp.InitializeResult) {
+// wiredClient connects a client with options co to a fresh server and
+// returns the transport that records what the server writes.
+func wiredClient(t *testing.T, co *mcp.ClientOptions) (*recordingTransport, *mcp.ClientSession, *session.Manager) {
 	t.Helper()
 	wire := &recordingTransport{}
 	mgr := session.NewManager(session.Config{})
 	srv := New(mgr, withEngine(mgr, &Options{Hosts: noHosts{}}))
 	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
 	wire.Transport = st
-	ss, err := srv.Connect(ctx, wire, nil)
+	ss, err := srv.Connect(context.Background(), wire, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "apps", Version: "1"}, co).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "wired", Version: "1"}, co).Connect(context.Background(), ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close(); ss.Wait(); mgr.Close() })
-	tl, err := cs.ListTools(ctx, nil)
+	return wire, cs, mgr
+}
+
+// listWire returns the tools/list reply as the server wrote it, for a
+// client with options co.
+func listWire(t *testing.T, co *mcp.ClientOptions) (reply []byte, tools []*mcp.Tool, init *mcp.InitializeResult) {
+	t.Helper()
+	wire, cs, _ := wiredClient(t, co)
+	tl, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,6 +56,9 @@ func listWire(t *testing.T, co *mcp.ClientOptions) (reply []byte, tools []*mcp.T
 		if bytes.Contains(msg, []byte(`"tools":[`)) {
 			reply = msg
 		}
+	}
+	if reply == nil {
+		t.Fatal("no tools/list reply seen on the wire")
 	}
 	return reply, tl.Tools, cs.InitializeResult()
 }

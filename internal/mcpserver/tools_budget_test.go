@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -24,37 +23,10 @@ const toolsListBudget = 20 << 10
 // reply to tools/list (as the stdio transport sends it, without the
 // newline) and fails above toolsListBudget, naming the largest tools.
 func TestToolsList_Budget(t *testing.T) {
-	wire := &recordingTransport{}
-	mgr := session.NewManager(session.Config{})
-	srv := New(mgr, withEngine(mgr, &Options{Hosts: noHosts{}}))
-	st, ct := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	wire.Transport = st
-	ss, err := srv.Connect(ctx, wire, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "budget", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Wait(); mgr.Close() })
-	tl, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var reply []byte
-	for _, msg := range wire.written() {
-		if bytes.Contains(msg, []byte(`"tools":[`)) {
-			reply = msg
-		}
-	}
-	if reply == nil {
-		t.Fatal("no tools/list reply seen on the wire")
-	}
-	t.Logf("tools/list reply: %d bytes for %d tools (budget %d)", len(reply), len(tl.Tools), toolsListBudget)
+	reply, tools, _ := listWire(t, nil)
+	t.Logf("tools/list reply: %d bytes for %d tools (budget %d)", len(reply), len(tools), toolsListBudget)
 	if len(reply) > toolsListBudget {
-		for _, tool := range tl.Tools {
+		for _, tool := range tools {
 			b, _ := json.Marshal(tool)
 			t.Logf("%6d %s", len(b), tool.Name)
 		}

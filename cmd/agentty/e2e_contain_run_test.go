@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 )
 
@@ -40,24 +39,10 @@ func TestRunCommand_LeftoversEndInItsCgroup(t *testing.T) {
 		{"holds stdout", "cat /proc/self/cgroup; setsid sleep 300 & echo started"},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
-			tag := newTag(t)
-			var r struct {
-				ExitCode *int `json:"exit_code"`
-				Stdout   struct {
-					Text string `json:"text"`
-				} `json:"stdout"`
-			}
-			s.call("run_command", map[string]any{"argv": []string{"sh", "-c", sc.script},
-				"env": map[string]string{tagVar: tag}, "timeout_ms": 30000}, &r)
-			if r.ExitCode == nil || *r.ExitCode != 0 || !strings.HasSuffix(r.Stdout.Text, "started\n") {
-				t.Fatalf("run: exit %v stdout %q", r.ExitCode, r.Stdout.Text)
-			}
-			if left := taggedPIDs(tag); len(left) > 0 {
-				t.Fatalf("the run left processes behind: %s", describe(left))
-			}
-			m := runCgroupRE.FindStringSubmatch(r.Stdout.Text)
+			out := runLeavesNothing(t, s, sc.script)
+			m := runCgroupRE.FindStringSubmatch(out)
 			if m == nil {
-				t.Fatalf("the run was in no run group of its own: %q", r.Stdout.Text)
+				t.Fatalf("the run was in no run group of its own: %q", out)
 			}
 			if _, err := os.Stat(filepath.Join(mnt, m[1])); !os.IsNotExist(err) {
 				t.Fatalf("the run's group %s is still there: %v", m[1], err)

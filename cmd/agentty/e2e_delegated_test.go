@@ -184,21 +184,9 @@ func availableControllers(dir string) []string {
 // it is left.
 func runContained(t *testing.T, s *server, parent string) {
 	t.Helper()
-	tag := newTag(t)
-	var r struct {
-		ExitCode *int `json:"exit_code"`
-		Stdout   struct {
-			Text string `json:"text"`
-		} `json:"stdout"`
-	}
-	s.call("run_command", map[string]any{"argv": []string{"sh", "-c", "cat /proc/self/cgroup; setsid sleep 300 >/dev/null 2>&1 & echo started"},
-		"env": map[string]string{tagVar: tag}, "timeout_ms": 30000}, &r)
-	m := runCgroupRE.FindStringSubmatch(r.Stdout.Text)
-	if r.ExitCode == nil || *r.ExitCode != 0 || m == nil || filepath.Base(filepath.Dir(m[1])) != parent {
-		t.Fatalf("run: exit %v stdout %q, want a run group below %s", r.ExitCode, r.Stdout.Text, parent)
-	}
-	if left := taggedPIDs(tag); len(left) > 0 {
-		t.Fatalf("the run left %s", describe(left))
+	out := runLeavesNothing(t, s, "cat /proc/self/cgroup; setsid sleep 300 >/dev/null 2>&1 & echo started")
+	if m := runCgroupRE.FindStringSubmatch(out); m == nil || filepath.Base(filepath.Dir(m[1])) != parent {
+		t.Fatalf("run: stdout %q, want a run group below %s", out, parent)
 	}
 }
 

@@ -156,20 +156,8 @@ func TestRunCommand_PortableLeftoversEnd(t *testing.T) {
 		{"double fork", "(sleep 300 >/dev/null 2>&1 &); echo started"},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
-			tag := newTag(t)
-			var r struct {
-				ExitCode *int `json:"exit_code"`
-				Stdout   struct {
-					Text string `json:"text"`
-				} `json:"stdout"`
-			}
-			s.call("run_command", map[string]any{"argv": []string{"sh", "-c", sc.script},
-				"env": map[string]string{tagVar: tag}, "timeout_ms": 30000}, &r)
-			if r.ExitCode == nil || *r.ExitCode != 0 || r.Stdout.Text != "started\n" {
-				t.Fatalf("run: exit %v stdout %q", r.ExitCode, r.Stdout.Text)
-			}
-			if left := taggedPIDs(tag); len(left) > 0 {
-				t.Fatalf("the run left processes behind: %s", describe(left))
+			if out := runLeavesNothing(t, s, sc.script); out != "started\n" {
+				t.Fatalf("stdout %q, want %q", out, "started\n")
 			}
 		})
 	}

@@ -354,6 +354,29 @@ func newTag(t testing.TB) string {
 
 const tagVar = "E2E_TAG"
 
+// runLeavesNothing runs script with sh -c through run_command, its
+// processes tagged, and fails unless it exits 0 with stdout ending in
+// "started\n" and leaves no process behind. It returns the stdout.
+func runLeavesNothing(t *testing.T, s *server, script string) string {
+	t.Helper()
+	tag := newTag(t)
+	var r struct {
+		ExitCode *int `json:"exit_code"`
+		Stdout   struct {
+			Text string `json:"text"`
+		} `json:"stdout"`
+	}
+	s.call("run_command", map[string]any{"argv": []string{"sh", "-c", script},
+		"env": map[string]string{tagVar: tag}, "timeout_ms": 30000}, &r)
+	if r.ExitCode == nil || *r.ExitCode != 0 || !strings.HasSuffix(r.Stdout.Text, "started\n") {
+		t.Fatalf("run: exit %v stdout %q", r.ExitCode, r.Stdout.Text)
+	}
+	if left := taggedPIDs(tag); len(left) > 0 {
+		t.Fatalf("the run left processes behind: %s", describe(left))
+	}
+	return r.Stdout.Text
+}
+
 // taggedPIDs lists live processes whose environment holds E2E_TAG=tag.
 // Zombies are dead: they hold no resources and only wait for a reaper (after
 // a server crash that is init, which in a container may never reap).

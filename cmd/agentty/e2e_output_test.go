@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
 	"os/exec"
 	"strings"
 	"testing"
@@ -62,17 +61,7 @@ func TestServe_LargeOutput(t *testing.T) {
 	t.Run("all kept", func(t *testing.T) {
 		t.Parallel()
 		s := startServer(t, "-session-memory", "64MiB")
-		args := map[string]any{"argv": []string{"seq", "1", "1500000"}, "mode": "pipe", "timeout_ms": 0}
-		for k, v := range page {
-			args[k] = v
-		}
-		var start readResult
-		s.call("start_process", args, &start)
-		got := start.Output + s.readAll(start.SessionID, 0, page)
-		if len(got) != len(want) || sha256.Sum256([]byte(got)) != sha256.Sum256([]byte(want)) {
-			t.Errorf("read %d bytes sha256 %x, want %d bytes sha256 %x",
-				len(got), sha256.Sum256([]byte(got)), len(want), sha256.Sum256([]byte(want)))
-		}
+		s.wholeOutput(map[string]any{"argv": []string{"seq", "1", "1500000"}, "mode": "pipe", "timeout_ms": 0}, want)
 	})
 
 	t.Run("evicted", func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/agentty/agentty/internal/guardstart"
 	"github.com/agentty/agentty/internal/mcpserver"
+	"github.com/agentty/agentty/internal/session"
 	"github.com/agentty/agentty/internal/toolcall"
 )
 
@@ -339,6 +341,23 @@ func (s *server) readAll(id string, reader int, extra map[string]any) string {
 	}
 	s.t.Fatalf("session %s did not finish within 180 s", id)
 	return ""
+}
+
+// wholeOutput starts a process with args in the largest pages the server
+// allows, reads every byte it prints, and fails unless they are want.
+func (s *server) wholeOutput(args map[string]any, want string) {
+	s.t.Helper()
+	page := map[string]any{"overflow": "page", "max_bytes": session.MaxBytesCap}
+	for k, v := range page {
+		args[k] = v
+	}
+	var start readResult
+	s.call("start_process", args, &start)
+	got := start.Output + s.readAll(start.SessionID, 0, page)
+	if len(got) != len(want) || sha256.Sum256([]byte(got)) != sha256.Sum256([]byte(want)) {
+		s.t.Errorf("read %d bytes sha256 %x, want %d bytes sha256 %x",
+			len(got), sha256.Sum256([]byte(got)), len(want), sha256.Sum256([]byte(want)))
+	}
 }
 
 // newTag returns a random value that marks one test's processes through

@@ -77,12 +77,12 @@ func TestServe_CrashKeepsTranscript(t *testing.T) {
 		t.Errorf("lost_at %v, %d bytes recorded", got.LostAt, got.Bytes)
 	}
 	var head, tail historyResult
-	s2.call("get_history", map[string]any{"session_id": r.SessionID, "start_line": 1, "lines": 10000}, &head)
+	s2.call("get_history", map[string]any{"session_id": r.SessionID, "start_line": 1, "lines": 10000, "max_bytes": 1 << 20}, &head)
 	if len(head.Lines) != 10000 || head.LostLines != 0 {
 		t.Fatalf("first 10000 lines: got %d, lost %d", len(head.Lines), head.LostLines)
 	}
 	checkCounting(t, head, false)
-	s2.call("get_history", map[string]any{"session_id": r.SessionID, "lines": 10000}, &tail)
+	s2.call("get_history", map[string]any{"session_id": r.SessionID, "lines": 10000, "max_bytes": 1 << 20}, &tail)
 	if tail.TotalLines < 30001 || len(tail.Lines) != 10000 {
 		t.Fatalf("last lines: total %d, got %d", tail.TotalLines, len(tail.Lines))
 	}

@@ -112,14 +112,19 @@ func collect(roots []int, match func(env []byte) bool, prot protected) ([]Proc, 
 			return nil, err
 		}
 		var r envReader
+		var inExec []int
 		for _, pid := range pids {
 			if prot.pids[pid] {
 				continue
 			}
-			if env := r.read(pid); env != nil && match(env) {
+			switch markedOrExec(pid, &r, match) {
+			case marked:
 				queue = append(queue, pid)
+			case execing:
+				inExec = append(inExec, pid)
 			}
 		}
+		queue = append(queue, settleExec(inExec, &r, match)...)
 	}
 	seen := make(map[int]bool, len(queue))
 	var out []Proc

@@ -38,7 +38,7 @@ const (
 // once more.
 func markedOrExec(pid int, r *envReader, match func([]byte) bool) envMatch {
 	env := r.read(pid)
-	if env != nil && len(env) > 0 {
+	if len(env) > 0 {
 		return matchOf(env, match)
 	}
 	if env == nil {

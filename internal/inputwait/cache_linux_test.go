@@ -341,7 +341,8 @@ for _ in range(`+strconv.Itoa(n)+`):
 print("forked", flush=True)
 sys.stdin.readline()
 `)
-	c.out.waitFor(t, "forked")
+	// Each fork takes 5–10 ms on the CI machine, and more under load.
+	c.out.waitForWithin(t, "forked", 2*time.Minute)
 	pid := c.target.Root
 	for _, cached := range []bool{false, true} {
 		in := inspectors.Get().(*inspector)

@@ -48,7 +48,13 @@ func (o *outBuf) snapshot() (string, chan struct{}) {
 // waitFor blocks until the output contains s.
 func (o *outBuf) waitFor(t testing.TB, s string) {
 	t.Helper()
-	timeout := time.After(deadline)
+	o.waitForWithin(t, s, deadline)
+}
+
+// waitForWithin is waitFor for output that takes longer than deadline.
+func (o *outBuf) waitForWithin(t testing.TB, s string, d time.Duration) {
+	t.Helper()
+	timeout := time.After(d)
 	for {
 		text, ch := o.snapshot()
 		if strings.Contains(text, s) {

@@ -3,8 +3,10 @@ package mcpserver
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -47,17 +49,38 @@ func (t *tools) registerApp(srv *mcp.Server) {
 		Description: "A person's keys from the terminal app (taking the keyboard), their secret at a no-echo prompt, or handing the keyboard back."}, t.appInput)
 }
 
-// addApp registers an app-only tool with its inferred schema.
+// addApp registers an app-only tool with its inferred schema, built when
+// first listed or called, as add does for the model's tools: every start
+// would otherwise pay for schemas only app hosts ever read.
 func addApp[In, Out any](srv *mcp.Server, log *slog.Logger, tool *mcp.Tool, h func(context.Context, *mcp.CallToolRequest, In) (Out, error)) {
-	full := inputSchema[In]()
-	resolved, err := full.Resolve(nil)
-	if err != nil {
-		panic(fmt.Sprintf("input schema of %s: %v", tool.Name, err))
-	}
+	full := sync.OnceValue(inputSchema[In])
+	resolve := sync.OnceValue(func() *jsonschema.Resolved {
+		r, err := full().Resolve(nil)
+		if err != nil {
+			panic(fmt.Sprintf("input schema of %s: %v", tool.Name, err)) // a programming error
+		}
+		return r
+	})
 	wire := *tool
-	wire.InputSchema = full
-	srv.AddTool(&wire, typed(log, tool.Name, func() *jsonschema.Resolved { return resolved }, h))
+	// AddTool checks a *jsonschema.Schema's type; the listed schema is set
+	// once it returns.
+	wire.InputSchema = &jsonschema.Schema{Type: "object"}
+	defer func() {
+		wire.InputSchema = lazyJSON(sync.OnceValue(func() []byte {
+			b, err := json.Marshal(full())
+			if err != nil {
+				panic(fmt.Sprintf("input schema of %s: %v", tool.Name, err))
+			}
+			return b
+		}))
+	}()
+	srv.AddTool(&wire, typed(log, tool.Name, resolve, h))
 }
+
+// lazyJSON marshals as the bytes its function returns.
+type lazyJSON func() []byte
+
+func (l lazyJSON) MarshalJSON() ([]byte, error) { return l(), nil }
 
 // appResourceMeta: no network at all (an empty csp), and a border.
 var appResourceMeta = mcp.Meta{"ui": map[string]any{"csp": map[string]any{}, "prefersBorder": true}}
